@@ -1,0 +1,113 @@
+//===- Passes.td - KDA conversion passes -----------------*- tablegen -*-===//
+//
+// One pass per lowering step: kda -> tile -> linalg -> (bufferized) -> gpu or cpu.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_CONVERSION_PASSES_TD
+#define KDA_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
+  let summary = "Lower kda stage ops to tile kernels and a host launch plan";
+  let description = [{
+    Rewrites every function whose body is made of kda ops into a host
+    function on memrefs in destination-passing style (results become trailing
+    output arguments) whose body is a sequence of `tile.launch` ops, and adds
+    one tile kernel (`func.func` with `tile.kernel`) per launch. Grid sizes
+    are computed from the runtime sizes (B, T, and N for varlen).
+  }];
+  let dependentDialects = [
+    "::mlir::kda::tile::TileDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+  let options = [
+    Option<"blockK", "block-k", "int64_t", /*default=*/"32",
+           "Width of the K tile processed by one gate program">
+  ];
+}
+
+def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lower tile compute ops inside tile kernels to linalg on tensors";
+  let description = [{
+    Tile loads become clamped `memref.subview`s padded to the tile shape with
+    `tensor.pad`, stores become `bufferization.materialize_in_destination`
+    into clamped subviews, and compute ops become linalg ops
+    (`linalg.matmul`, `linalg.reduce`, `linalg.transpose`,
+    `linalg.broadcast`, `linalg.fill`, `linalg.generic`); elementwise
+    arith/math on tiles becomes `linalg.generic`. Scans become a
+    `linalg.generic` that combines, for each output element, the inputs at
+    or before it in index order. `tf32` dots round their operands to tf32
+    (round to nearest) before an exact product, `tf32x3` sums three such
+    products. `tile.varlen_chunk` becomes a binary search (`scf.while`).
+    Program ids and launches are kept.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::bufferization::BufferizationDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def KDABufferizeTilesPass : Pass<"kda-bufferize-tiles", "::mlir::ModuleOp"> {
+  let summary = "Bufferize the tensor code of tile kernels";
+  let description = [{
+    Runs one-shot bufferization on tile kernels (their arguments are already
+    memrefs). Tile temporaries become `memref.alloc`s in the memory space
+    given by `memory-space`: `workgroup` for the GPU path (shared memory) or
+    `default` for the CPU path. Copies are emitted as `linalg.copy`.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect", "::mlir::gpu::GPUDialect"
+  ];
+  let options = [
+    Option<"memorySpace", "memory-space", "std::string", /*default=*/"\"workgroup\"",
+           "Memory space of tile temporaries: 'workgroup' or 'default'">
+  ];
+}
+
+def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Map bufferized tile kernels onto GPU thread blocks";
+  let description = [{
+    Moves every tile kernel into a `gpu.module` as a `gpu.func` kernel: one
+    program per thread block, `tile.program_id` / `tile.num_programs` become
+    `gpu.block_id` / `gpu.grid_dim`, workgroup allocations become workgroup
+    attributions, and each linalg op is distributed over the block's threads
+    (its parallel iteration space is strided over the threads, its reduction
+    dimensions run sequentially in each thread), followed by a barrier.
+    The host functions and their `tile.launch` ops are kept: they are the
+    launch plan.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::affine::AffineDialect"
+  ];
+  let options = [
+    Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
+           "Threads per block when a kernel has no 'tile.num_threads' attribute">
+  ];
+}
+
+def ConvertTileToCPUPass : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Turn tile launches into loops over the program grid";
+  let description = [{
+    Gives every tile kernel three trailing `index` arguments (the program id)
+    plus three for the grid size, replaces `tile.program_id` and
+    `tile.num_programs` by them, and replaces each `tile.launch` by an
+    `scf.for` nest over the grid that calls the kernel. Tile temporaries
+    become stack allocations (`memref.alloca`), freed when each program
+    returns.
+  }];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
+#endif // KDA_CONVERSION_PASSES_TD

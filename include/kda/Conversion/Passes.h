@@ -1,0 +1,30 @@
+//===- Passes.h - KDA conversion passes -------------------------*- C++ -*-===//
+
+#ifndef KDA_CONVERSION_PASSES_H
+#define KDA_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+#include "kda/Dialect/Tile/TileDialect.h"
+
+namespace mlir::kda {
+
+#define GEN_PASS_DECL
+#include "Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Conversion/Passes.h.inc"
+
+} // namespace mlir::kda
+
+#endif // KDA_CONVERSION_PASSES_H

@@ -1,0 +1,56 @@
+//===- Pipelines.h - kda lowering pipelines ---------------------*- C++ -*-===//
+
+#ifndef KDA_PIPELINES_PIPELINES_H
+#define KDA_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::kda {
+
+/// Options of the kda -> PTX pipeline.
+struct KDAToPTXPipelineOptions
+    : public PassPipelineOptions<KDAToPTXPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU architecture (sm_90, sm_90a, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (at least +ptx80 for sm_90)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("LLVM optimization level"),
+                                    llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory (for libdevice); defaults to "
+                     "CUDA_ROOT/CUDA_HOME/CUDA_PATH"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin (cubin), "
+                     "llvm, fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("Threads per block for kernels that do not say"),
+      llvm::cl::init(128)};
+};
+
+/// kda ops -> tile kernels -> linalg on tensors (target independent).
+void buildKDAToLinalgPipeline(OpPassManager &pm);
+
+/// kda ops -> ... -> gpu.module -> nvvm -> gpu.binary holding PTX.
+void buildKDAToPTXPipeline(OpPassManager &pm,
+                           const KDAToPTXPipelineOptions &options);
+
+/// kda ops -> ... -> LLVM dialect host code, runnable with the
+/// ExecutionEngine (every host entry gets a C interface).
+void buildKDAToCPUPipeline(OpPassManager &pm);
+
+/// Registers --kda-to-linalg-pipeline, --kda-to-ptx-pipeline and
+/// --kda-to-cpu-pipeline.
+void registerKDAPipelines();
+
+} // namespace mlir::kda
+
+#endif // KDA_PIPELINES_PIPELINES_H

@@ -1,0 +1,38 @@
+//===- PTXEmitter.h - compile a kda module to PTX ---------------*- C++ -*-===//
+
+#ifndef KDA_TARGET_PTXEMITTER_H
+#define KDA_TARGET_PTXEMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::kda {
+
+/// Options of PTX emission.
+struct PTXEmitterOptions {
+  /// GPU architecture, e.g. "sm_90" or "sm_90a".
+  std::string chip = "sm_90";
+  /// PTX ISA features; sm_90 needs at least +ptx80.
+  std::string features = "+ptx80";
+  /// CUDA toolkit directory used to link libdevice (empty: environment, then
+  /// the toolkit found when the compiler was configured).
+  std::string toolkit;
+};
+
+/// Runs the kda-to-ptx pipeline on `module` (in place) and writes the PTX of
+/// every resulting GPU module to `os`. Emits diagnostics and returns failure
+/// on any error.
+LogicalResult emitPTX(ModuleOp module, const PTXEmitterOptions &options,
+                      llvm::raw_ostream &os);
+
+/// The CUDA toolkit directory to use when none is given: CUDA_ROOT,
+/// CUDA_HOME or CUDA_PATH from the environment, else the one found at
+/// configure time, else empty.
+std::string getDefaultCudaToolkitPath();
+
+} // namespace mlir::kda
+
+#endif // KDA_TARGET_PTXEMITTER_H

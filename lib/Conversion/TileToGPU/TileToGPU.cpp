@@ -1,0 +1,17 @@
+//===- TileToGPU.cpp ---------------------------------------------------===//
+
+#include "kda/Conversion/Passes.h"
+
+namespace mlir::kda {
+#define GEN_PASS_DEF_CONVERTTILETOGPUPASS
+#include "Conversion/Passes.h.inc"
+} // namespace mlir::kda
+
+using namespace mlir;
+
+namespace {
+struct Impl : public kda::impl::ConvertTileToGPUPassBase<Impl> {
+  using Base::Base;
+  void runOnOperation() override {}
+};
+} // namespace

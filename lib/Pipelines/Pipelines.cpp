@@ -1,0 +1,85 @@
+//===- Pipelines.cpp - kda lowering pipelines -----------------------------===//
+
+#include "kda/Pipelines/Pipelines.h"
+
+#include "kda/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void kda::buildKDAToLinalgPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertKDAToTilePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertTileToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void kda::buildKDAToPTXPipeline(OpPassManager &pm,
+                                const KDAToPTXPipelineOptions &options) {
+  buildKDAToLinalgPipeline(pm);
+  pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
+  pm.addPass(createConvertTileToGPUPass({options.numThreads}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(memref::createExpandStridedMetadataPass());
+  gpuPm.addPass(createLowerAffinePass());
+  gpuPm.addPass(createSCFToControlFlowPass());
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps());
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void kda::buildKDAToCPUPipeline(OpPassManager &pm) {
+  buildKDAToLinalgPipeline(pm);
+  pm.addPass(createKDABufferizeTilesPass({"default"}));
+  pm.addPass(createConvertTileToCPUPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void kda::registerKDAPipelines() {
+  PassPipelineRegistration<>(
+      "kda-to-linalg-pipeline",
+      "Lower kda ops to tile kernels and then to linalg on tensors",
+      buildKDAToLinalgPipeline);
+  PassPipelineRegistration<KDAToPTXPipelineOptions>(
+      "kda-to-ptx-pipeline",
+      "Lower kda ops to gpu.binary holding PTX (or cubin) for NVIDIA GPUs",
+      buildKDAToPTXPipeline);
+  PassPipelineRegistration<>(
+      "kda-to-cpu-pipeline",
+      "Lower kda ops to LLVM-dialect host code that runs the program grid "
+      "in loops",
+      buildKDAToCPUPipeline);
+}

@@ -1,0 +1,19 @@
+//===- kda-opt.cpp - the kda pass driver ----------------------------------===//
+//
+// mlir-opt with the kda and tile dialects, the kda passes and the kda
+// pipelines registered.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda/InitAllKDA.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::kda::registerAllKDADialects(registry);
+  mlir::kda::registerAllKDAPasses();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "kda optimizer and lowering driver\n", registry));
+}

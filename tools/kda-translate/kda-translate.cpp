@@ -1,0 +1,48 @@
+//===- kda-translate.cpp - kda programs to PTX ----------------------------===//
+//
+// kda-translate FILE --kda-to-ptx [--chip sm_90] [-o out.ptx]
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda/InitAllKDA.h"
+#include "kda/Target/PTXEmitter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string>
+    chipOption("chip", llvm::cl::desc("GPU architecture for --kda-to-ptx"),
+               llvm::cl::init("sm_90"));
+static llvm::cl::opt<std::string>
+    featuresOption("ptx-features",
+                   llvm::cl::desc("PTX features for --kda-to-ptx"),
+                   llvm::cl::init("+ptx80"));
+static llvm::cl::opt<std::string> toolkitOption(
+    "cuda-toolkit",
+    llvm::cl::desc("CUDA toolkit directory, for libdevice (default: "
+                   "CUDA_ROOT/CUDA_HOME/CUDA_PATH or the configured one)"),
+    llvm::cl::init(""));
+
+int main(int argc, char **argv) {
+  TranslateFromMLIRRegistration ptx(
+      "kda-to-ptx", "compile a kda program to PTX",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a builtin.module");
+        kda::PTXEmitterOptions options;
+        options.chip = chipOption;
+        options.features = featuresOption;
+        options.toolkit = toolkitOption;
+        return kda::emitPTX(module, options, os);
+      },
+      [](DialectRegistry &registry) {
+        kda::registerAllKDADialects(registry);
+      });
+  return failed(mlirTranslateMain(argc, argv, "kda translation driver\n"));
+}
