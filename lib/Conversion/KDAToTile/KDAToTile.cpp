@@ -1,6 +1,21 @@
-//===- KDAToTile.cpp ---------------------------------------------------===//
+//===- KDAToTile.cpp - kda functions to launch plans of tile kernels ------===//
+//
+// A kda function (tensor arguments and results, a body of kda stage ops)
+// becomes a host function on memrefs in destination-passing style: its
+// results are appended as output arguments, intermediates get workspace
+// allocations, and each stage op becomes tile.launch ops of tile kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StageLowering.h"
 
 #include "kda/Conversion/Passes.h"
+#include "kda/Dialect/KDA/KDADialect.h"
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_CONVERTKDATOTILEPASS
@@ -8,10 +23,150 @@ namespace mlir::kda {
 } // namespace mlir::kda
 
 using namespace mlir;
+using namespace mlir::kda;
+
+func::FuncOp kda::createKernel(ModuleOp module, StringRef name,
+                               TypeRange argTypes, int64_t numThreads) {
+  OpBuilder b(module.getContext());
+  b.setInsertionPointToEnd(module.getBody());
+  auto type = b.getFunctionType(argTypes, {});
+  auto kernel = func::FuncOp::create(b, module.getLoc(), name, type);
+  kernel->setAttr(tile::TileDialect::getKernelAttrName(), b.getUnitAttr());
+  kernel->setAttr(tile::TileDialect::getNumThreadsAttrName(),
+                  b.getI64IntegerAttr(numThreads));
+  Block *entry = kernel.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, module.getLoc());
+  return kernel;
+}
+
+Value kda::ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor) {
+  Value d = arith::ConstantIndexOp::create(b, loc, divisor);
+  return arith::CeilDivUIOp::create(b, loc, a, d);
+}
 
 namespace {
-struct Impl : public kda::impl::ConvertKDAToTilePassBase<Impl> {
+
+/// The memref type holding a tensor of `type` (identity layout).
+MemRefType toMemRef(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return MemRefType::get(tensor.getShape(), tensor.getElementType());
+}
+
+/// Returns true if `func` is a kda function: it contains kda ops.
+bool isKDAFunction(func::FuncOp func) {
+  bool found = false;
+  func.walk([&](Operation *op) {
+    if (isa<KDADialect>(op->getDialect()))
+      found = true;
+  });
+  return found;
+}
+
+struct ConvertKDAToTilePass
+    : public kda::impl::ConvertKDAToTilePassBase<ConvertKDAToTilePass> {
   using Base::Base;
-  void runOnOperation() override {}
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> functions;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && isKDAFunction(func))
+        functions.push_back(func);
+    for (func::FuncOp func : functions)
+      if (failed(convertFunction(module, func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult convertFunction(ModuleOp module, func::FuncOp func) {
+    if (!func.getBody().hasOneBlock())
+      return func.emitError("kda functions must have a single block");
+    FunctionType type = func.getFunctionType();
+    for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults()))
+      if (!isa<RankedTensorType>(t))
+        return func.emitError() << "kda functions take and return ranked "
+                                   "tensors only, got "
+                                << t;
+
+    // Check the body before changing anything.
+    Block &body = func.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    for (Operation &op : body.without_terminator())
+      if (!isa<KDADialect>(op.getDialect()))
+        return op.emitOpError("is not supported in a kda function: its body "
+                              "may only hold kda ops");
+    for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+      if (isa<BlockArgument>(v))
+        return ret.emitOpError() << "returns argument #"
+                                 << cast<BlockArgument>(v).getArgNumber()
+                                 << " unchanged, which a launch plan cannot "
+                                    "express";
+      for (unsigned j = 0; j < i; ++j)
+        if (ret.getOperand(j) == v)
+          return ret.emitOpError("returns the same value twice");
+    }
+
+    // New host function: inputs, then one output memref per result.
+    OpBuilder b(func);
+    SmallVector<Type> argTypes;
+    for (Type t : type.getInputs())
+      argTypes.push_back(toMemRef(t));
+    for (Type t : type.getResults())
+      argTypes.push_back(toMemRef(t));
+    auto host = func::FuncOp::create(b, func.getLoc(), func.getName(),
+                                     b.getFunctionType(argTypes, {}));
+    host->setAttr("kda.entry", b.getUnitAttr());
+    host->setAttr("kda.num_inputs", b.getI64IntegerAttr(type.getNumInputs()));
+    Block *entry = host.addEntryBlock();
+    OpBuilder hb = OpBuilder::atBlockEnd(entry);
+
+    IRMapping buffers;
+    for (auto [oldArg, newArg] :
+         llvm::zip(body.getArguments(), entry->getArguments()))
+      buffers.map(oldArg, newArg);
+    DenseMap<Value, Value> outputs;
+    for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+      outputs[v] = entry->getArgument(type.getNumInputs() + i);
+
+    auto allocate = [&](Value result) -> Value {
+      if (Value out = outputs.lookup(result))
+        return out;
+      // Workspace: dynamic sizes come from the like-shaped first operand.
+      auto memType = toMemRef(result.getType());
+      SmallVector<Value> dynSizes;
+      Operation *def = result.getDefiningOp();
+      Value like = buffers.lookup(def->getOperand(0));
+      for (int64_t d = 0; d < memType.getRank(); ++d)
+        if (memType.isDynamicDim(d))
+          dynSizes.push_back(memref::DimOp::create(hb, def->getLoc(), like, d));
+      return memref::AllocOp::create(hb, def->getLoc(), memType, dynSizes);
+    };
+
+    unsigned counter = 0;
+    for (Operation &op : body.without_terminator()) {
+      StageContext ctx{module, hb, buffers, allocate,
+                       (func.getName() + "_" + op.getName().stripDialect() +
+                        "_" + Twine(counter++))
+                           .str(),
+                       blockK};
+      LogicalResult result =
+          llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+              .Case<GateCumsumOp>(
+                  [&](auto stage) { return lowerGateCumsum(stage, ctx); })
+              .Default([&](Operation *other) {
+                return other->emitOpError(
+                    "has no lowering to tile kernels yet");
+              });
+      if (failed(result)) {
+        host.erase();
+        return failure();
+      }
+    }
+    func::ReturnOp::create(hb, ret.getLoc());
+    host.setVisibility(func.getVisibility());
+    func.erase();
+    return success();
+  }
 };
+
 } // namespace

@@ -1,6 +1,24 @@
-//===- TileToGPU.cpp ---------------------------------------------------===//
+//===- TileToGPU.cpp - tile kernels as GPU thread blocks ------------------===//
+//
+// Each bufferized tile kernel becomes a gpu.func in the gpu.module
+// @kda_kernels, run as one thread block per program:
+//  - tile.program_id / tile.num_programs -> gpu.block_id / gpu.grid_dim;
+//  - workgroup allocations -> workgroup attributions (shared memory);
+//  - every linalg op -> loops whose parallel iteration space is linearized
+//    and strided over the block's threads, reduction dimensions running
+//    sequentially in each thread, followed by gpu.barrier;
+//  - tile.launch -> gpu.launch_func with the kernel's block size.
+//
+//===----------------------------------------------------------------------===//
 
 #include "kda/Conversion/Passes.h"
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_CONVERTTILETOGPUPASS
@@ -8,10 +26,247 @@ namespace mlir::kda {
 } // namespace mlir::kda
 
 using namespace mlir;
+using namespace mlir::kda::tile;
 
 namespace {
-struct Impl : public kda::impl::ConvertTileToGPUPassBase<Impl> {
+
+constexpr StringLiteral kGpuModuleName = "kda_kernels";
+
+gpu::Dimension toGpuDimension(Axis axis) {
+  switch (axis) {
+  case Axis::x:
+    return gpu::Dimension::x;
+  case Axis::y:
+    return gpu::Dimension::y;
+  case Axis::z:
+    return gpu::Dimension::z;
+  }
+  llvm_unreachable("unknown axis");
+}
+
+/// Number of leading parallel loops of `op`, after moving parallel loops
+/// first where the op can be generalized. Returns the (possibly new) op.
+std::pair<linalg::LinalgOp, unsigned> orderParallelFirst(RewriterBase &rewriter,
+                                                         linalg::LinalgOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto countLeading = [](ArrayRef<utils::IteratorType> its) {
+    unsigned n = 0;
+    while (n < its.size() && its[n] == utils::IteratorType::parallel)
+      ++n;
+    return n;
+  };
+  unsigned leading = countLeading(iterators);
+  unsigned total = llvm::count(iterators, utils::IteratorType::parallel);
+  if (leading == total)
+    return {op, leading};
+  // Generalize and interchange so that all parallel loops come first.
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generalized =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generalized))
+      return {op, leading};
+    generic = *generalized;
+  }
+  SmallVector<unsigned> perm;
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::parallel)
+      perm.push_back(i);
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it != utils::IteratorType::parallel)
+      perm.push_back(i);
+  FailureOr<linalg::GenericOp> interchanged =
+      linalg::interchangeGenericOp(rewriter, generic, perm);
+  if (failed(interchanged))
+    return {generic, leading};
+  return {*interchanged, total};
+}
+
+/// Distributes one linalg op over the threads of the block, then adds a
+/// barrier.
+LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
+                         int64_t numThreads) {
+  Location loc = op.getLoc();
+  auto [ordered, numParallel] = orderParallelFirst(rewriter, op);
+  rewriter.setInsertionPoint(ordered);
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToLoops(rewriter, ordered);
+  if (failed(loops))
+    return ordered.emitOpError("could not be lowered to loops");
+  Operation *after = ordered->getNextNode();
+  rewriter.eraseOp(ordered);
+
+  if (loops->empty() || numParallel == 0) {
+    // Nothing to split: thread 0 runs the whole op.
+    if (!loops->empty()) {
+      Operation *outer = loops->front();
+      rewriter.setInsertionPoint(outer);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value first = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::eq, tid, zero);
+      auto guard = scf::IfOp::create(rewriter, loc, first, false);
+      rewriter.moveOpBefore(outer,
+                            guard.getThenRegion().front().getTerminator());
+    }
+  } else {
+    SmallVector<scf::ForOp> band;
+    for (unsigned i = 0; i < numParallel; ++i)
+      band.push_back(cast<scf::ForOp>((*loops)[i]));
+    scf::ForOp outer = band.front();
+    if (band.size() > 1) {
+      if (failed(coalesceLoops(rewriter, band)))
+        return op.emitOpError("could not coalesce its parallel loops");
+      outer = band.front();
+    }
+    // for i = lb to ub step s  ->  for i = lb + tid * s to ub step s * N.
+    rewriter.setInsertionPoint(outer);
+    Value step = outer.getStep();
+    Value start = arith::AddIOp::create(
+        rewriter, loc, outer.getLowerBound(),
+        arith::MulIOp::create(rewriter, loc, tid, step));
+    Value stride = arith::MulIOp::create(
+        rewriter, loc, step,
+        arith::ConstantIndexOp::create(rewriter, loc, numThreads));
+    rewriter.modifyOpInPlace(outer, [&] {
+      outer.setLowerBound(start);
+      outer.setStep(stride);
+    });
+  }
+  if (after)
+    rewriter.setInsertionPoint(after);
+  else
+    rewriter.setInsertionPointToEnd(loops->empty() ? rewriter.getBlock()
+                                                   : loops->front()->getBlock());
+  gpu::BarrierOp::create(rewriter, loc);
+  return success();
+}
+
+/// Moves `kernel` into `gpuModule` as a gpu.func and maps it onto a block.
+FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
+                                        gpu::GPUModuleOp gpuModule,
+                                        int64_t defaultThreads) {
+  MLIRContext *ctx = kernel.getContext();
+  int64_t numThreads = defaultThreads;
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(
+          TileDialect::getNumThreadsAttrName()))
+    numThreads = attr.getInt();
+  if (numThreads < 1 || numThreads > 1024)
+    return kernel.emitError() << "tile.num_threads must be in [1, 1024], got "
+                              << numThreads;
+
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto gpuFunc = gpu::GPUFuncOp::create(b, kernel.getLoc(), kernel.getName(),
+                                        kernel.getFunctionType());
+  gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  gpuFunc.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
+
+  // Move the body; the gpu.func entry block already has the arguments.
+  Block &newEntry = gpuFunc.getBody().front();
+  Block &oldEntry = kernel.getBody().front();
+  IRRewriter rewriter(ctx);
+  for (auto [oldArg, newArg] :
+       llvm::zip(oldEntry.getArguments(),
+                 newEntry.getArguments().take_front(oldEntry.getNumArguments())))
+    oldArg.replaceAllUsesWith(newArg);
+  newEntry.getOperations().splice(newEntry.end(), oldEntry.getOperations());
+
+  // Program ids, returns and shared-memory allocations.
+  SmallVector<Operation *> toRewrite;
+  gpuFunc.walk([&](Operation *op) {
+    if (isa<ProgramIdOp, NumProgramsOp, func::ReturnOp, memref::AllocOp>(op))
+      toRewrite.push_back(op);
+  });
+  for (Operation *op : toRewrite) {
+    rewriter.setInsertionPoint(op);
+    if (auto pid = dyn_cast<ProgramIdOp>(op)) {
+      rewriter.replaceOpWithNewOp<gpu::BlockIdOp>(op,
+                                                  toGpuDimension(pid.getAxis()));
+    } else if (auto num = dyn_cast<NumProgramsOp>(op)) {
+      rewriter.replaceOpWithNewOp<gpu::GridDimOp>(op,
+                                                  toGpuDimension(num.getAxis()));
+    } else if (isa<func::ReturnOp>(op)) {
+      rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    } else {
+      auto alloc = cast<memref::AllocOp>(op);
+      MemRefType type = alloc.getType();
+      auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+      if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+          !type.hasStaticShape())
+        return alloc.emitOpError(
+            "tile temporaries on the GPU must be statically shaped "
+            "workgroup buffers (bufferize with memory-space=workgroup)");
+      BlockArgument buffer =
+          gpuFunc.addWorkgroupAttribution(type, alloc.getLoc());
+      rewriter.replaceOp(alloc, buffer);
+    }
+  }
+
+  // Distribute linalg ops (collected first: distribution rewrites them).
+  SmallVector<linalg::LinalgOp> linalgOps;
+  gpuFunc.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
+  for (linalg::LinalgOp op : linalgOps)
+    if (failed(distribute(rewriter, op, numThreads)))
+      return failure();
+  return gpuFunc;
+}
+
+struct ConvertTileToGPUPass
+    : public kda::impl::ConvertTileToGPUPassBase<ConvertTileToGPUPass> {
   using Base::Base;
-  void runOnOperation() override {}
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<func::FuncOp> kernels;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr(TileDialect::getKernelAttrName()))
+        kernels.push_back(func);
+    if (kernels.empty())
+      return;
+
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+
+    llvm::StringMap<gpu::GPUFuncOp> converted;
+    for (func::FuncOp kernel : kernels) {
+      FailureOr<gpu::GPUFuncOp> gpuFunc =
+          convertKernel(kernel, gpuModule, numThreads);
+      if (failed(gpuFunc))
+        return signalPassFailure();
+      converted[kernel.getName()] = *gpuFunc;
+      kernel.erase();
+    }
+
+    // Launches -> gpu.launch_func.
+    SmallVector<LaunchOp> launches;
+    module.walk([&](LaunchOp launch) { launches.push_back(launch); });
+    for (LaunchOp launch : launches) {
+      gpu::GPUFuncOp gpuFunc = converted.lookup(launch.getKernel());
+      if (!gpuFunc) {
+        launch.emitOpError() << "launches '" << launch.getKernel()
+                             << "', which is not a tile kernel";
+        return signalPassFailure();
+      }
+      OpBuilder lb(launch);
+      Location loc = launch.getLoc();
+      int32_t threads = gpuFunc.getKnownBlockSizeAttr()[0];
+      Value bx = arith::ConstantIndexOp::create(lb, loc, threads);
+      Value one = arith::ConstantIndexOp::create(lb, loc, 1);
+      gpu::LaunchFuncOp::create(
+          lb, loc, gpuFunc,
+          gpu::KernelDim3{launch.getGridX(), launch.getGridY(),
+                          launch.getGridZ()},
+          gpu::KernelDim3{bx, one, one}, /*dynamicSharedMemorySize=*/Value(),
+          launch.getArgs());
+      launch.erase();
+    }
+  }
 };
+
 } // namespace

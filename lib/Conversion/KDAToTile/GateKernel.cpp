@@ -1,0 +1,207 @@
+//===- GateKernel.cpp - kda.gate_cumsum as a tile kernel ------------------===//
+//
+// One program per (K tile, chunk, batch * value head): load the chunk's
+// [BT, BK] gate tile (rows past the sequence end read as 0), apply the
+// in-kernel activation if any, scan along rows, multiply by 1/ln 2, and
+// store the rows that belong to the sequence.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StageLowering.h"
+
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+/// 1/ln(2) rounded to fp32 (0x3FB8AA3B), applied after the chunk sum.
+static constexpr float kRcpLn2 = 1.4426950408889634f;
+
+/// Threads per gate program on the GPU.
+static constexpr int64_t kGateThreads = 128;
+
+namespace {
+
+/// Builds tile values inside the gate kernel.
+struct GateBuilder {
+  OpBuilder &b;
+  Location loc;
+  RankedTensorType tileType; // [BT, BK] f32
+
+  Value splat(float v) {
+    Value s = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+    return tile::SplatOp::create(b, loc, tileType, s);
+  }
+  Value splat(Value scalar) {
+    return tile::SplatOp::create(b, loc, tileType, scalar);
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+
+  /// softplus(x) = x if x > 20 else log(1 + exp(x)).
+  Value softplus(Value x) {
+    Value threshold = splat(20.0f);
+    Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                      threshold);
+    Value smooth = math::Log1pOp::create(b, loc, exp(x));
+    return arith::SelectOp::create(b, loc, big, x, smooth);
+  }
+
+  /// sigmoid(x) = 1 / (1 + exp(-x)).
+  Value sigmoid(Value x) {
+    Value negX = arith::NegFOp::create(b, loc, x);
+    Value denom = add(splat(1.0f), exp(negX));
+    return arith::DivFOp::create(b, loc, splat(1.0f), denom);
+  }
+};
+
+} // namespace
+
+LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
+  Location loc = op.getLoc();
+  auto gType = cast<RankedTensorType>(op.getG().getType());
+  const int64_t hv = gType.getDimSize(2), k = gType.getDimSize(3);
+  const int64_t bt = op.getChunkSize();
+  const int64_t bk =
+      std::min<int64_t>(ctx.blockK, llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
+  const GateMode mode = op.getGateMode();
+
+  // Kernel arguments: g, G, [a_log], [dt_bias], [cu_seqlens].
+  Value gBuf = ctx.buffers.lookup(op.getG());
+  Value outBuf = ctx.allocateResult(op.getResult());
+  SmallVector<Value> args{gBuf, outBuf};
+  auto addOptional = [&](Value tensor) -> int {
+    if (!tensor)
+      return -1;
+    args.push_back(ctx.buffers.lookup(tensor));
+    return static_cast<int>(args.size()) - 1;
+  };
+  int aLogIdx = addOptional(op.getALog());
+  int dtBiasIdx = addOptional(op.getDtBias());
+  int cuIdx = addOptional(op.getCuSeqlens());
+
+  func::FuncOp kernel = createKernel(ctx.module, ctx.kernelPrefix,
+                                     ValueRange(args).getTypes(), kGateThreads);
+  OpBuilder b(kernel.getBody().front().getTerminator());
+  Block &entry = kernel.getBody().front();
+  auto arg = [&](int i) { return entry.getArgument(i); };
+
+  Value cK = arith::ConstantIndexOp::create(b, loc, k);
+  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  Value cBT = arith::ConstantIndexOp::create(b, loc, bt);
+  Value pidK = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
+  Value pidT = tile::ProgramIdOp::create(b, loc, tile::Axis::y);
+  Value pidBH = tile::ProgramIdOp::create(b, loc, tile::Axis::z);
+  Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
+  Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
+  Value col0 = arith::MulIOp::create(
+      b, loc, pidK, arith::ConstantIndexOp::create(b, loc, bk));
+
+  // Row range [rowStart, rowEnd) of this chunk's sequence along dim 1.
+  Value rowStart, rowEnd, valid;
+  if (cuIdx >= 0) {
+    auto chunk = tile::VarlenChunkOp::create(b, loc, arg(cuIdx), pidT, bt);
+    rowStart = arith::AddIOp::create(
+        b, loc, chunk.getBos(),
+        arith::MulIOp::create(b, loc, chunk.getChunk(), cBT));
+    rowEnd = arith::AddIOp::create(b, loc, chunk.getBos(), chunk.getLength());
+    valid = chunk.getValid();
+  } else {
+    rowStart = arith::MulIOp::create(b, loc, pidT, cBT);
+    rowEnd = memref::DimOp::create(b, loc, arg(0), 1);
+    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rowStart,
+                                  rowEnd);
+  }
+
+  auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+
+  auto f32 = b.getF32Type();
+  auto tileType = RankedTensorType::get({bt, bk}, f32);
+  auto rawType = RankedTensorType::get({bt, bk}, gType.getElementType());
+  SmallVector<Value> at{batch, rowStart, head, col0};
+  Value x = tile::LoadOp::create(b, loc, rawType, arg(0), at,
+                                 ValueRange{rowEnd, cK},
+                                 b.getDenseI64ArrayAttr({1, 3}), nullptr);
+  if (!gType.getElementType().isF32())
+    x = arith::ExtFOp::create(b, loc, tileType, x);
+
+  GateBuilder gate{b, loc, tileType};
+  Value gamma = x;
+  if (mode != GateMode::precomputed) {
+    Value a = x;
+    if (dtBiasIdx >= 0) {
+      Value dt = arg(dtBiasIdx);
+      auto rowType = RankedTensorType::get({bk}, f32);
+      Value bias;
+      if (cast<MemRefType>(dt.getType()).getRank() == 2) {
+        bias = tile::LoadOp::create(b, loc, rowType, dt,
+                                    ValueRange{head, col0}, ValueRange{cK},
+                                    b.getDenseI64ArrayAttr({1}), nullptr);
+      } else {
+        Value base = arith::MulIOp::create(b, loc, head, cK);
+        Value start = arith::AddIOp::create(b, loc, base, col0);
+        Value end = arith::AddIOp::create(b, loc, base, cK);
+        bias = tile::LoadOp::create(b, loc, rowType, dt, ValueRange{start},
+                                    ValueRange{end},
+                                    b.getDenseI64ArrayAttr({0}), nullptr);
+      }
+      Value rows = tile::BroadcastOp::create(b, loc, tileType, bias,
+                                             b.getDenseI64ArrayAttr({0}));
+      a = gate.add(a, rows);
+    }
+    Value scale; // exp(A_log[hv]) or none
+    if (aLogIdx >= 0) {
+      Value aLog = memref::LoadOp::create(b, loc, arg(aLogIdx), head);
+      scale = math::ExpOp::create(b, loc, aLog);
+    }
+    if (mode == GateMode::softplus) {
+      // gamma = -exp(A_log) * softplus(a)
+      Value negScale = arith::NegFOp::create(b, loc, scale);
+      gamma = gate.mul(gate.splat(negScale), gate.softplus(a));
+    } else {
+      // gamma = lower_bound * sigmoid(exp(A_log) * a)
+      Value s = scale ? gate.mul(gate.splat(scale), a) : a;
+      float lb = op.getLowerBound()->convertToFloat();
+      gamma = gate.mul(gate.splat(lb), gate.sigmoid(s));
+    }
+  }
+
+  Value sum = tile::ScanOp::create(b, loc, gamma, tile::CombineKind::add,
+                                   /*dim=*/0, /*reverse=*/false);
+  Value result = gate.mul(sum, gate.splat(kRcpLn2));
+  tile::StoreOp::create(b, loc, result, arg(1), at, ValueRange{rowEnd, cK},
+                        b.getDenseI64ArrayAttr({1, 3}));
+
+  // Host: grid (K tiles, chunks, B * HV).
+  OpBuilder &h = ctx.host;
+  Value hostC1 = arith::ConstantIndexOp::create(h, loc, 1);
+  Value tokens = memref::DimOp::create(h, loc, gBuf, 1);
+  Value gridX = arith::ConstantIndexOp::create(h, loc, (k + bk - 1) / bk);
+  Value gridY;
+  if (cuIdx >= 0) {
+    // floor(T / BT) + N programs cover every chunk (see tile.varlen_chunk).
+    Value cu = args[cuIdx];
+    Value n = arith::SubIOp::create(
+        h, loc, memref::DimOp::create(h, loc, cu, 0), hostC1);
+    Value full = arith::DivUIOp::create(
+        h, loc, tokens, arith::ConstantIndexOp::create(h, loc, bt));
+    gridY = arith::AddIOp::create(h, loc, full, n);
+  } else {
+    gridY = ceilDiv(h, loc, tokens, bt);
+  }
+  Value batches = memref::DimOp::create(h, loc, gBuf, 0);
+  Value gridZ = arith::MulIOp::create(
+      h, loc, batches, arith::ConstantIndexOp::create(h, loc, hv));
+  tile::LaunchOp::create(h, loc, kernel.getSymName(), gridX, gridY, gridZ,
+                         args);
+  ctx.buffers.map(op.getResult(), outBuf);
+  return success();
+}

@@ -1,0 +1,52 @@
+//===- StageLowering.h - kda stage ops to tile kernels ----------*- C++ -*-===//
+//
+// Internal interface of the kda-to-tile conversion: one builder per stage
+// op, each adding a tile kernel to the module and a tile.launch to the host.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_LIB_CONVERSION_KDATOTILE_STAGELOWERING_H
+#define KDA_LIB_CONVERSION_KDATOTILE_STAGELOWERING_H
+
+#include "kda/Dialect/KDA/KDAOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::kda {
+
+/// What a stage builder needs from the host-function conversion.
+struct StageContext {
+  /// The module the kernels are added to.
+  ModuleOp module;
+  /// Builder positioned in the host function where launches go.
+  OpBuilder &host;
+  /// Maps tensor values of the kda function to their memrefs; a stage
+  /// builder maps its results before it returns.
+  IRMapping &buffers;
+  /// Returns the memref that holds the tensor result `result` (an output
+  /// argument or a workspace allocation).
+  function_ref<Value(Value result)> allocateResult;
+  /// Unique prefix for kernel names.
+  std::string kernelPrefix;
+  /// Width of K tiles for stages that tile K.
+  int64_t blockK;
+};
+
+/// kda.gate_cumsum -> one kernel over (K tiles, chunks, B * HV).
+LogicalResult lowerGateCumsum(GateCumsumOp op, StageContext &ctx);
+
+/// Creates an empty tile kernel `name` with the given argument types and
+/// threads per program, inserted at the end of `module`; returns it with a
+/// builder positioned at its (return-terminated) body start.
+func::FuncOp createKernel(ModuleOp module, StringRef name,
+                          TypeRange argTypes, int64_t numThreads);
+
+/// ceil(a / b) for index values.
+Value ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor);
+
+} // namespace mlir::kda
+
+#endif // KDA_LIB_CONVERSION_KDATOTILE_STAGELOWERING_H
