@@ -10,6 +10,13 @@ namespace kda::ref::test {
 /// Gate activation and chunk-local cumsum against a naive sum.
 void runGateTests(Harness &h);
 
+/// Chunked stages against the per-token recurrence, the tril inverse and
+/// the state-layout switch, on random inputs.
+void runChunkTests(Harness &h);
+
+/// Problem indexing, preprocessing, the error metric and the RNG.
+void runMiscTests(Harness &h);
+
 } // namespace kda::ref::test
 
 #endif // KDA_REFERENCE_TEST_TESTS_H

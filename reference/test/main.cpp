@@ -13,7 +13,9 @@
 int main() {
   kda::ref::test::Harness h;
   try {
+    kda::ref::test::runMiscTests(h);
     kda::ref::test::runGateTests(h);
+    kda::ref::test::runChunkTests(h);
   } catch (const std::exception &e) {
     h.record("exception", false, e.what());
   }

@@ -10,8 +10,16 @@
 #define KDA_REFERENCE_REFERENCE_H
 
 #include "kda/Reference/Gate.h"
+#include "kda/Reference/Intra.h"
 #include "kda/Reference/Metric.h"
+#include "kda/Reference/Output.h"
+#include "kda/Reference/Pipeline.h"
+#include "kda/Reference/Preprocess.h"
 #include "kda/Reference/Problem.h"
 #include "kda/Reference/Random.h"
+#include "kda/Reference/Recurrence.h"
+#include "kda/Reference/Solve.h"
+#include "kda/Reference/State.h"
+#include "kda/Reference/WY.h"
 
 #endif // KDA_REFERENCE_REFERENCE_H
