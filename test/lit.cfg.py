@@ -33,6 +33,9 @@ tools = [
     "kda-reference-test",
     "mlir-opt",
     "mlir-runner",
+    "not",
+    "count",
+    "split-file",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

@@ -559,6 +559,18 @@ struct ConvertTileToLinalgPass
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
 
+    // Then fuse elementwise producers (including fills) into elementwise
+    // consumers, so that chains of tile math share one buffer. Producers are
+    // never fused into reductions: that would recompute them per reduced
+    // element (a scan would evaluate its input's exp/log once per row).
+    RewritePatternSet fusion(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(
+        fusion, [](OpOperand *operand) {
+          auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+          return consumer && consumer.getNumReductionLoops() == 0;
+        });
+    FrozenRewritePatternSet frozenFusion(std::move(fusion));
+
     SmallVector<func::FuncOp> kernels;
     getOperation().walk([&](func::FuncOp func) {
       if (func->hasAttr(TileDialect::getKernelAttrName()))
@@ -567,6 +579,10 @@ struct ConvertTileToLinalgPass
     for (func::FuncOp kernel : kernels) {
       if (failed(applyPatternsGreedily(kernel, frozen))) {
         kernel.emitError("tile-to-linalg lowering did not converge");
+        return signalPassFailure();
+      }
+      if (failed(applyPatternsGreedily(kernel, frozenFusion))) {
+        kernel.emitError("elementwise fusion did not converge");
         return signalPassFailure();
       }
       // Every tile op but program ids must be gone.

@@ -1,0 +1,120 @@
+// RUN: kda-opt %s --split-input-file --convert-kda-to-tile | FileCheck %s
+
+// A precomputed gate: the host function becomes destination-passing on
+// memrefs and launches one kernel over (K tiles, chunks, B * HV).
+
+// CHECK-LABEL: func.func @gate_precomputed
+// CHECK-SAME: (%[[G:.*]]: memref<?x?x4x64xf32>, %[[OUT:.*]]: memref<?x?x4x64xf32>)
+// CHECK-SAME: attributes {kda.entry, kda.num_inputs = 1 : i64}
+// CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
+// CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
+// CHECK-DAG: %[[NB:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: tile.launch @gate_precomputed_gate_cumsum_0 grid[%{{.*}}, %[[NT]], %[[NB]]] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
+// CHECK-NEXT: return
+// CHECK: func.func @gate_precomputed_gate_cumsum_0(%[[KG:.*]]: memref<?x?x4x64xf32>, %[[KOUT:.*]]: memref<?x?x4x64xf32>)
+// CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
+// CHECK-DAG: tile.program_id x
+// CHECK-DAG: tile.program_id y
+// CHECK-DAG: tile.program_id z
+// CHECK: scf.if
+// CHECK: %[[X:.*]] = tile.load %[[KG]][{{.*}}] bounds[{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x32xf32>
+// CHECK: %[[S:.*]] = tile.scan add %[[X]] dim 0 : tensor<64x32xf32>
+// CHECK: %[[L:.*]] = tile.splat %{{.*}} : f32 -> tensor<64x32xf32>
+// CHECK: %[[R:.*]] = arith.mulf %[[S]], %[[L]] : tensor<64x32xf32>
+// CHECK: tile.store %[[R]], %[[KOUT]][{{.*}}] bounds[{{.*}}] dims [1, 3]
+func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
+  %G = kda.gate_cumsum %g : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
+  return %G : tensor<?x?x4x64xf32>
+}
+
+// -----
+
+// Varlen: floor(T / BT) + N programs along y, each finding its sequence
+// with tile.varlen_chunk; K = 60 is covered by two 32-wide tiles.
+
+// CHECK-LABEL: func.func @gate_varlen
+// CHECK-SAME: (%[[G:.*]]: memref<1x?x2x60xbf16>, %[[CU:.*]]: memref<?xi64>, %[[OUT:.*]]: memref<1x?x2x60xf32>)
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[LEN:.*]] = memref.dim %[[CU]], %{{.*}} : memref<?xi64>
+// CHECK-DAG: %[[N:.*]] = arith.subi %[[LEN]], %{{.*}} : index
+// CHECK-DAG: %[[FULL:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK-DAG: %[[NY:.*]] = arith.addi %[[FULL]], %[[N]] : index
+// CHECK: tile.launch @gate_varlen_gate_cumsum_0 grid[%[[C2]], %[[NY]], %{{.*}}] args(%[[G]], %[[OUT]], %[[CU]] :
+// CHECK: func.func @gate_varlen_gate_cumsum_0
+// CHECK: %{{.*}}, %[[C:.*]], %[[BOS:.*]], %[[LENGTH:.*]], %[[OK:.*]] = tile.varlen_chunk %{{.*}}, %{{.*}} chunk_size 32 : memref<?xi64>
+// CHECK: scf.if %[[OK]]
+// CHECK: tile.load {{.*}} : memref<1x?x2x60xbf16> -> tensor<32x32xbf16>
+// CHECK: arith.extf {{.*}} : tensor<32x32xbf16> to tensor<32x32xf32>
+// CHECK: tile.scan add
+func.func @gate_varlen(%g: tensor<1x?x2x60xbf16>, %cu: tensor<?xi64>) -> tensor<1x?x2x60xf32> {
+  %G = kda.gate_cumsum %g cu_seqlens %cu {chunk_size = 32 : i64}
+      : (tensor<1x?x2x60xbf16>, tensor<?xi64>) -> tensor<1x?x2x60xf32>
+  return %G : tensor<1x?x2x60xf32>
+}
+
+// -----
+
+// The softplus gate: -exp(A_log[h]) * softplus(g + dt_bias[h, :]).
+
+// CHECK-LABEL: func.func @gate_softplus_gate_cumsum_0
+// CHECK: %[[DT:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] bounds[%{{.*}}] dims [1] : memref<4x64xf32> -> tensor<32xf32>
+// CHECK: %[[ROWS:.*]] = tile.broadcast %[[DT]] dims [0] : tensor<32xf32> -> tensor<64x32xf32>
+// CHECK: %[[A:.*]] = arith.addf %{{.*}}, %[[ROWS]] : tensor<64x32xf32>
+// CHECK: %[[ALOG:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<4xf32>
+// CHECK: %[[E:.*]] = math.exp %[[ALOG]] : f32
+// CHECK: arith.negf %[[E]] : f32
+// CHECK: arith.cmpf ogt, %[[A]]
+// CHECK: math.exp %[[A]] : tensor<64x32xf32>
+// CHECK: math.log1p
+// CHECK: arith.select
+// CHECK: tile.scan add
+func.func @gate_softplus(%g: tensor<?x?x4x64xf32>, %a: tensor<4xf32>, %dt: tensor<4x64xf32>) -> tensor<?x?x4x64xf32> {
+  %G = kda.gate_cumsum %g a_log %a dt_bias %dt {gate_mode = #kda<gate_mode softplus>}
+      : (tensor<?x?x4x64xf32>, tensor<4xf32>, tensor<4x64xf32>) -> tensor<?x?x4x64xf32>
+  return %G : tensor<?x?x4x64xf32>
+}
+
+// -----
+
+// The lower-bound gate without A_log, with dt_bias given flat as [HV * K]:
+// lower_bound * sigmoid(g + dt_bias).
+
+// CHECK-LABEL: func.func @gate_lower_bound_gate_cumsum_0
+// CHECK: tile.load %{{.*}}[%{{.*}}] bounds[%{{.*}}] dims [0] : memref<256xf32> -> tensor<32xf32>
+// CHECK-NOT: memref.load
+// CHECK: arith.negf %{{.*}} : tensor<64x32xf32>
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK: arith.constant -5.000000e+00 : f32
+// CHECK: tile.scan add
+func.func @gate_lower_bound(%g: tensor<?x?x4x64xf32>, %dt: tensor<256xf32>) -> tensor<?x?x4x64xf32> {
+  %G = kda.gate_cumsum %g dt_bias %dt {gate_mode = #kda<gate_mode lower_bound>, lower_bound = -5.0 : f32}
+      : (tensor<?x?x4x64xf32>, tensor<256xf32>) -> tensor<?x?x4x64xf32>
+  return %G : tensor<?x?x4x64xf32>
+}
+
+// -----
+
+// Two stages: the intermediate gets a workspace allocation sized like its
+// input, the returned value the output argument.
+
+// CHECK-LABEL: func.func @two_gates
+// CHECK-SAME: (%[[G:.*]]: memref<?x?x4x64xf32>, %[[OUT:.*]]: memref<?x?x4x64xf32>)
+// CHECK: %[[WS:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?x4x64xf32>
+// CHECK: tile.launch @two_gates_gate_cumsum_0 {{.*}} args(%[[G]], %[[WS]] :
+// CHECK: tile.launch @two_gates_gate_cumsum_1 {{.*}} args(%[[WS]], %[[OUT]] :
+func.func @two_gates(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
+  %G = kda.gate_cumsum %g : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
+  %G2 = kda.gate_cumsum %G : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
+  return %G2 : tensor<?x?x4x64xf32>
+}
+
+// -----
+
+// Functions without kda ops are left alone.
+
+// CHECK-LABEL: func.func @plain
+// CHECK-SAME: (%{{.*}}: tensor<4xf32>) -> tensor<4xf32>
+func.func @plain(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}

@@ -1,0 +1,221 @@
+// RUN: kda-opt %s --split-input-file --convert-tile-to-linalg | FileCheck %s
+
+// Masked load: a subview clamped to the box mask, padded to the tile shape.
+// CHECK-LABEL: func.func @load_masked
+// CHECK-SAME: (%[[M:.*]]: memref<?x?x4x64xf32>, %[[R:.*]]: index, %[[END:.*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[END]], %[[R]] : index
+// CHECK: %[[CAP:.*]] = arith.minsi %[[LEFT]], %[[C16]] : index
+// CHECK: %[[ROWS:.*]] = arith.maxsi %[[CAP]], %[[C0]] : index
+// CHECK: %[[SV:.*]] = memref.subview %[[M]][%{{.*}}, %[[R]], %{{.*}}, %{{.*}}] [1, %[[ROWS]], 1, %{{.*}}] [1, 1, 1, 1] : memref<?x?x4x64xf32> to memref<?x?xf32, strided<[256, 1], offset: ?>>
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[SV]] restrict
+// CHECK: %[[P:.*]] = tensor.pad %[[T]] low[0, 0] high[
+// CHECK: tensor.yield %{{.*}} : f32
+// CHECK: } : tensor<?x?xf32> to tensor<16x32xf32>
+// CHECK: return %[[P]]
+func.func @load_masked(%m: memref<?x?x4x64xf32>, %r: index, %end: index) -> tensor<16x32xf32> attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %t = tile.load %m[%c0, %r, %c0, %c0] bounds [%end, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
+  return %t : tensor<16x32xf32>
+}
+
+// -----
+
+// Default bounds are the memref sizes; padding is configurable.
+// CHECK-LABEL: func.func @load_default_bounds
+// CHECK-DAG: %[[PAD:.*]] = arith.constant -1.000000e+00 : f16
+// CHECK-DAG: %[[D:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xf16>
+// CHECK: arith.subi %[[D]], %{{.*}} : index
+// CHECK: tensor.pad
+// CHECK: tensor.yield %[[PAD]] : f16
+func.func @load_default_bounds(%m: memref<?xf16>, %i: index) -> tensor<8xf16> attributes {tile.kernel} {
+  %t = tile.load %m[%i] dims [0] {padding = -1.0 : f16} : memref<?xf16> -> tensor<8xf16>
+  return %t : tensor<8xf16>
+}
+
+// -----
+
+// Masked store: the in-range part is materialized into a clamped subview.
+// CHECK-LABEL: func.func @store_masked
+// CHECK-SAME: (%[[V:.*]]: tensor<16x16xf32>, %[[M:.*]]: memref<?x16xf32>, %[[R:.*]]: index)
+// CHECK: %[[SV:.*]] = memref.subview %[[M]][%[[R]], %{{.*}}] [%[[ROWS:.*]], %[[COLS:.*]]] [1, 1]
+// CHECK: %[[PART:.*]] = tensor.extract_slice %[[V]][0, 0] [%[[ROWS]], %[[COLS]]] [1, 1]
+// CHECK: bufferization.materialize_in_destination %[[PART]] in restrict writable %[[SV]]
+func.func @store_masked(%v: tensor<16x16xf32>, %m: memref<?x16xf32>, %r: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  tile.store %v, %m[%r, %c0] dims [0, 1] : tensor<16x16xf32>, memref<?x16xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dot_ieee
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<32x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK-NOT: arith.bitcast
+func.func @dot_ieee(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
+  %d = tile.dot %a, %b, %c : tensor<16x32xf32>, tensor<32x8xf32> -> tensor<16x8xf32>
+  return %d : tensor<16x8xf32>
+}
+
+// -----
+
+// tf32 rounds both operands to nearest (ties away) on 10 mantissa bits.
+// CHECK-LABEL: func.func @dot_tf32
+// CHECK: linalg.generic
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.addi %{{.*}}, %c4096_i32
+// CHECK: arith.andi %{{.*}}, %c-8192_i32
+// CHECK: linalg.generic
+// CHECK: %[[MM:.*]] = linalg.matmul
+// CHECK-NOT: linalg.matmul
+// CHECK: return %[[MM]]
+func.func @dot_tf32(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
+  %d = tile.dot %a, %b, %c precision = tf32 : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+  return %d : tensor<16x8xf32>
+}
+
+// -----
+
+// tf32x3: lo*hi + hi*lo + hi*hi, three matmuls chained through the accumulator.
+// CHECK-LABEL: func.func @dot_tf32x3
+// CHECK: %[[M1:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : {{.*}}) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK: %[[M2:.*]] = linalg.matmul ins({{.*}}) outs(%[[M1]] : tensor<16x8xf32>)
+// CHECK: %[[M3:.*]] = linalg.matmul ins({{.*}}) outs(%[[M2]] : tensor<16x8xf32>)
+// CHECK: return %[[M3]]
+func.func @dot_tf32x3(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
+  %d = tile.dot %a, %b, %c precision = tf32x3 : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+  return %d : tensor<16x8xf32>
+}
+
+// -----
+
+// bf16 operands: an exact product, precision does not apply.
+// CHECK-LABEL: func.func @dot_bf16
+// CHECK-NOT: arith.bitcast
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x16xbf16>, tensor<16x8xbf16>) outs(%{{.*}} : tensor<16x8xf32>)
+func.func @dot_bf16(%a: tensor<16x16xbf16>, %b: tensor<16x8xbf16>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
+  %d = tile.dot %a, %b, %c precision = tf32 : tensor<16x16xbf16>, tensor<16x8xbf16> -> tensor<16x8xf32>
+  return %d : tensor<16x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reduce_max
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[NINF]] : f32)
+// CHECK: linalg.reduce { arith.maximumf } ins(%{{.*}} : tensor<16x64xf32>) outs(%[[INIT]] : tensor<64xf32>) dimensions = [0]
+func.func @reduce_max(%t: tensor<16x64xf32>) -> tensor<64xf32> attributes {tile.kernel} {
+  %r = tile.reduce max %t dim 0 : tensor<16x64xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// An inclusive scan is a generic over (i, k, j) summing the j <= i inputs.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @scan_add
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[J:.*]] = linalg.index 2 : index
+// CHECK: %[[LE:.*]] = arith.cmpi ule, %[[J]], %[[I]] : index
+// CHECK: arith.select %[[LE]]
+// CHECK: arith.addf
+func.func @scan_add(%t: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {tile.kernel} {
+  %s = tile.scan add %t dim 0 : tensor<64x32xf32>
+  return %s : tensor<64x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scan_reverse_dim1
+// CHECK: %[[I:.*]] = linalg.index 1 : index
+// CHECK: %[[J:.*]] = linalg.index 2 : index
+// CHECK: arith.cmpi uge, %[[J]], %[[I]] : index
+func.func @scan_reverse_dim1(%t: tensor<4x8xi32>) -> tensor<4x8xi32> attributes {tile.kernel} {
+  %s = tile.scan add %t dim 1 reverse : tensor<4x8xi32>
+  return %s : tensor<4x8xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @data_movement
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<16x32xf32>) outs(%{{.*}} : tensor<32x16xf32>) permutation = [1, 0]
+// CHECK: linalg.broadcast ins(%{{.*}} : tensor<32xf32>) outs(%{{.*}} : tensor<16x32xf32>) dimensions = [0]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x16xf32>)
+func.func @data_movement(%t: tensor<16x32xf32>, %v: tensor<32xf32>, %s: f32)
+    -> (tensor<32x16xf32>, tensor<16x32xf32>, tensor<16x16xf32>) attributes {tile.kernel} {
+  %tr = tile.trans %t : tensor<16x32xf32> -> tensor<32x16xf32>
+  %b = tile.broadcast %v dims [0] : tensor<32xf32> -> tensor<16x32xf32>
+  %f = tile.splat %s : f32 -> tensor<16x16xf32>
+  return %tr, %b, %f : tensor<32x16xf32>, tensor<16x32xf32>, tensor<16x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @masks
+// CHECK-DAG: %[[M1:.*]] = arith.constant -1 : index
+// CHECK: linalg.generic
+// CHECK: %[[R:.*]] = linalg.index 0 : index
+// CHECK: arith.index_cast %[[R]] : index to i32
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[J:.*]] = linalg.index 1 : index
+// CHECK: %[[D:.*]] = arith.subi %[[J]], %[[I]] : index
+// CHECK: arith.cmpi sle, %[[D]], %[[M1]] : index
+func.func @masks() -> (tensor<16x16xi32>, tensor<16x16xi1>) attributes {tile.kernel} {
+  %rows = tile.iota dim 0 : tensor<16x16xi32>
+  %strict = tile.tri_mask lower diagonal -1 : tensor<16x16xi1>
+  return %rows, %strict : tensor<16x16xi32>, tensor<16x16xi1>
+}
+
+// -----
+
+// Elementwise math on tiles becomes linalg.generic; chains fuse, and splat
+// constants become scalars inside the fused body.
+// CHECK-LABEL: func.func @elementwise_chain
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel"]
+// CHECK: math.exp
+// CHECK: arith.mulf %{{.*}}, %cst
+// CHECK-NOT: linalg.generic
+func.func @elementwise_chain(%t: tensor<16x16xf32>) -> tensor<16x16xf32> attributes {tile.kernel} {
+  %cst = arith.constant dense<2.0> : tensor<16x16xf32>
+  %e = math.exp %t : tensor<16x16xf32>
+  %m = arith.mulf %e, %cst : tensor<16x16xf32>
+  return %m : tensor<16x16xf32>
+}
+
+// -----
+
+// Varlen lookup: binary search over cu_seqlens.
+// CHECK-LABEL: func.func @varlen
+// CHECK: memref.dim %{{.*}}, %{{.*}} : memref<?xi64>
+// CHECK: scf.while
+// CHECK: scf.condition
+// CHECK: arith.divui
+// CHECK: memref.load %{{.*}} : memref<?xi64>
+// CHECK: return
+func.func @varlen(%cu: memref<?xi64>) -> (index, index, index, index, i1) attributes {tile.kernel} {
+  %p = tile.program_id y
+  %n, %c, %bos, %len, %ok = tile.varlen_chunk %cu, %p chunk_size 64 : memref<?xi64>
+  return %n, %c, %bos, %len, %ok : index, index, index, index, i1
+}
+
+// -----
+
+// Outside kernels nothing changes; program ids stay for the grid passes.
+// CHECK-LABEL: func.func @host
+// CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<4xf32>
+func.func @host(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = arith.addf %x, %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+// CHECK-LABEL: func.func @keeps_program_id
+// CHECK: tile.program_id z
+func.func @keeps_program_id() -> index attributes {tile.kernel} {
+  %p = tile.program_id z
+  return %p : index
+}
