@@ -56,6 +56,11 @@ static cl::opt<double>
 static cl::opt<double> gateNormOpt("gate-norm",
                                    cl::desc("divisor of logsigmoid gates"),
                                    cl::init(1.0));
+static cl::opt<bool> injectErrorOpt(
+    "inject-error",
+    cl::desc("add 1.0 to one output element before checking (tests that the "
+             "checker catches a wrong result)"),
+    cl::init(false));
 static cl::opt<std::string> entryOpt("entry",
                                      cl::desc("name of the kda function"),
                                      cl::init(""));
@@ -263,6 +268,8 @@ int main(int argc, char **argv) {
   // Compare with the float64 reference.
   std::vector<double> ref = ::kda::ref::gateCumsum(problem, g, gateOptions);
   std::vector<double> out = gOut.read();
+  if (injectErrorOpt && !out.empty())
+    out[out.size() / 2] += 1.0;
   int64_t unwritten = 0;
   for (size_t i = 0; i < out.size(); ++i)
     if (std::isnan(out[i]) && !std::isnan(ref[i]))
