@@ -7,11 +7,64 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::kda;
 
 #define GET_OP_CLASSES
 #include "KDA/KDAOps.cpp.inc"
+
+/// Layouts shared by the verifiers.
+static constexpr StringRef kQKLayout[] = {"B", "T", "H", "K"};
+static constexpr StringRef kGateLayout[] = {"B", "T", "HV", "K"};
+static constexpr StringRef kValueLayout[] = {"B", "T", "HV", "V"};
+static constexpr StringRef kBetaLayout[] = {"B", "T", "HV"};
+static constexpr StringRef kChunkLayout[] = {"B", "T", "HV", "BT"};
+static constexpr StringRef kSubChunkLayout[] = {"B", "T", "HV", "BC"};
+
+/// The element type of `value`.
+static Type elementTypeOf(Value value) {
+  return getElementTypeOrSelf(value.getType());
+}
+
+/// Suffix of state shape mismatch messages, naming the layout in use.
+static std::string stateLayoutNote(StateLayout layout) {
+  return layout == StateLayout::kv
+             ? " (state_layout kv: states are [.., K, V])"
+             : " (state_layout vk: states are [.., V, K])";
+}
+
+//===----------------------------------------------------------------------===//
+// L2NormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult L2NormOp::verify() {
+  Operation *op = getOperation();
+  ShapeChecker shapes(op);
+  if (failed(shapes.check(getX(), "x", kQKLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(shapes.check(getResult(), "result", kQKLayout)) ||
+      failed(verifyElementType(op, getResult(), "result",
+                               elementTypeOf(getX()), "operand 'x'")) ||
+      failed(verifyPositiveFinite(op, "eps", getEpsAttr().getValue())))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BetaActivationOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BetaActivationOp::verify() {
+  Operation *op = getOperation();
+  ShapeChecker shapes(op);
+  if (failed(shapes.check(getBetaRaw(), "beta_raw", kBetaLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(shapes.check(getResult(), "result", kBetaLayout)))
+    return failure();
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // GateCumsumOp
@@ -19,15 +72,11 @@ using namespace mlir::kda;
 
 LogicalResult GateCumsumOp::verify() {
   Operation *op = getOperation();
-  if (failed(verifyRank(op, getG(), "g", 4, "[B, T, HV, K]")) ||
-      failed(verifyStaticDim(op, getG(), "g", 2, "HV")) ||
-      failed(verifyStaticDim(op, getG(), "g", 3, "K")))
+  ShapeChecker shapes(op);
+  if (failed(shapes.check(getG(), "g", kGateLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()))
     return failure();
   auto gType = cast<RankedTensorType>(getG().getType());
-  int64_t hv = gType.getDimSize(2), k = gType.getDimSize(3);
-  if (k < 1 || k > 256)
-    return emitOpError() << "K = " << k << " is not supported (1 <= K <= 256)";
-
   auto resultType = cast<RankedTensorType>(getResult().getType());
   if (resultType.getRank() != 4 ||
       failed(verifyCompatibleShape(resultType.getShape(), gType.getShape())))
@@ -37,52 +86,242 @@ LogicalResult GateCumsumOp::verify() {
   if (failed(verifyChunkSize(op, getChunkSize())) ||
       failed(verifySeqLens(op, getCuSeqlens(), gType.getDimSize(0))))
     return failure();
+  return verifyGateConfig(op, getGateMode(), getLowerBound(), getALog(),
+                          getDtBias(), gType.getDimSize(2),
+                          gType.getDimSize(3));
+}
 
-  GateMode mode = getGateMode();
-  if (mode == GateMode::precomputed) {
-    if (getALog())
-      return emitOpError("operand 'a_log' is only allowed with an in-kernel "
-                         "gate (gate_mode softplus or lower_bound)");
-    if (getDtBias())
-      return emitOpError("operand 'dt_bias' is only allowed with an "
-                         "in-kernel gate (gate_mode softplus or lower_bound)");
-  }
-  if (mode == GateMode::softplus && !getALog())
-    return emitOpError("gate_mode softplus requires operand 'a_log'");
-  if (mode != GateMode::lower_bound && getLowerBound())
-    return emitOpError("attribute 'lower_bound' requires gate_mode lower_bound");
-  if (mode == GateMode::lower_bound) {
-    if (!getLowerBound())
-      return emitOpError("gate_mode lower_bound requires attribute "
-                         "'lower_bound'");
-    float lb = getLowerBound()->convertToFloat();
-    if (!(lb < 0.0f))
-      return emitOpError() << "attribute 'lower_bound' must be negative, got "
-                           << lb;
-  }
-  if (Value aLog = getALog()) {
-    if (failed(verifyRank(op, aLog, "a_log", 1, "[HV]")) ||
-        failed(verifyDimMatches(op, aLog, "a_log", 0, "HV", hv,
-                                "HV of operand 'g'")))
+//===----------------------------------------------------------------------===//
+// IntraDiagOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult IntraDiagOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyChunkSize(op, getChunkSize())) ||
+      failed(verifySubChunkSize(op, getSubChunkSize())) ||
+      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
+    return failure();
+  ShapeChecker shapes(op);
+  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
+  shapes.bind("BC", getSubChunkSize(), "attribute 'sub_chunk_size'");
+  Type ioType = elementTypeOf(getQ());
+  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
+      failed(shapes.check(getK(), "k", kQKLayout)) ||
+      failed(verifyElementType(op, getK(), "k", ioType, "operand 'q'")) ||
+      failed(shapes.check(getG(), "G", kGateLayout)) ||
+      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+    return failure();
+  if (failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
+      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'q'")) ||
+      failed(shapes.check(getAkkd(), "Akkd", kSubChunkLayout)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InterSolveOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InterSolveOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyChunkSize(op, getChunkSize())) ||
+      failed(verifySubChunkSize(op, getSubChunkSize())) ||
+      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
+    return failure();
+  ShapeChecker shapes(op);
+  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
+  shapes.bind("BC", getSubChunkSize(), "attribute 'sub_chunk_size'");
+  Type ioType = elementTypeOf(getQ());
+  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
+      failed(shapes.check(getK(), "k", kQKLayout)) ||
+      failed(verifyElementType(op, getK(), "k", ioType, "operand 'q'")) ||
+      failed(shapes.check(getG(), "G", kGateLayout)) ||
+      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
+      failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
+      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'q'")) ||
+      failed(shapes.check(getAkkd(), "Akkd", kSubChunkLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+    return failure();
+  if (failed(shapes.check(getAqkOut(), "Aqk_out", kChunkLayout)) ||
+      failed(verifyElementType(op, getAqkOut(), "Aqk_out", ioType,
+                               "operand 'q'")) ||
+      failed(shapes.check(getM(), "M", kChunkLayout)) ||
+      failed(verifyElementType(op, getM(), "M", ioType, "operand 'q'")))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WYRecomputeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WYRecomputeOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyChunkSize(op, getChunkSize())))
+    return failure();
+  ShapeChecker shapes(op);
+  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
+  Type ioType = elementTypeOf(getK());
+  if (failed(shapes.check(getK(), "k", kQKLayout)) ||
+      failed(shapes.check(getV(), "v", kValueLayout)) ||
+      failed(shapes.check(getG(), "G", kGateLayout)) ||
+      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
+      failed(shapes.check(getM(), "M", kChunkLayout)) ||
+      failed(verifyElementType(op, getM(), "M", ioType, "operand 'k'")) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+    return failure();
+  if (failed(shapes.check(getW(), "w", kGateLayout)) ||
+      failed(verifyElementType(op, getW(), "w", ioType, "operand 'k'")) ||
+      failed(shapes.check(getU(), "u", kValueLayout)) ||
+      failed(verifyElementType(op, getU(), "u", elementTypeOf(getV()),
+                               "operand 'v'")) ||
+      failed(shapes.check(getKg(), "kg", kGateLayout)) ||
+      failed(verifyElementType(op, getKg(), "kg", ioType, "operand 'k'")))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StateScanOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StateScanOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyChunkSize(op, getChunkSize())))
+    return failure();
+  ShapeChecker shapes(op);
+  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
+  Type ioType = elementTypeOf(getKg());
+  if (failed(shapes.check(getKg(), "kg", kGateLayout)) ||
+      failed(shapes.check(getW(), "w", kGateLayout)) ||
+      failed(verifyElementType(op, getW(), "w", ioType, "operand 'kg'")) ||
+      failed(shapes.check(getU(), "u", kValueLayout)) ||
+      failed(shapes.check(getG(), "G", kGateLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+    return failure();
+
+  StateLayout layout = getStateLayout();
+  std::string note = stateLayoutNote(layout);
+  shapes.bindNumSequences(getCuSeqlens());
+  shapes.bindNumChunks(getCuSeqlens());
+  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
+  if (Value h0 = getInitialState())
+    if (failed(shapes.check(h0, "initial_state", stateDims, note)))
       return failure();
-  }
-  if (Value dtBias = getDtBias()) {
-    auto type = cast<RankedTensorType>(dtBias.getType());
-    if (type.getRank() == 2) {
-      if (failed(verifyDimMatches(op, dtBias, "dt_bias", 0, "HV", hv,
-                                  "HV of operand 'g'")) ||
-          failed(verifyDimMatches(op, dtBias, "dt_bias", 1, "K", k,
-                                  "K of operand 'g'")))
-        return failure();
-    } else if (type.getRank() == 1) {
-      if (failed(verifyDimMatches(op, dtBias, "dt_bias", 0, "HV * K", hv * k,
-                                  "HV * K of operand 'g'")))
-        return failure();
-    } else {
-      return emitOpError() << "operand 'dt_bias' must have rank 2 [HV, K] or "
-                              "rank 1 [HV * K], got rank "
-                           << type.getRank();
-    }
-  }
+  if (failed(shapes.check(getH(), "h", stateLayout(layout, {"B", "NT"}),
+                          note)) ||
+      failed(verifyElementType(op, getH(), "h", ioType, "operand 'kg'")) ||
+      failed(shapes.check(getVNew(), "v_new", kValueLayout)) ||
+      failed(verifyElementType(op, getVNew(), "v_new", elementTypeOf(getU()),
+                               "operand 'u'")))
+    return failure();
+  if (Value ht = getFinalState())
+    if (failed(shapes.check(ht, "final_state", stateDims, note)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OutputOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OutputOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyChunkSize(op, getChunkSize())) ||
+      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
+    return failure();
+  ShapeChecker shapes(op);
+  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
+  Type ioType = elementTypeOf(getQ());
+  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
+      failed(shapes.check(getG(), "G", kGateLayout)) ||
+      failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
+      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'q'")) ||
+      failed(shapes.check(getVNew(), "v_new", kValueLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+    return failure();
+  StateLayout layout = getStateLayout();
+  shapes.bindNumChunks(getCuSeqlens());
+  if (failed(shapes.check(getH(), "h", stateLayout(layout, {"B", "NT"}),
+                          stateLayoutNote(layout))) ||
+      failed(verifyElementType(op, getH(), "h", ioType, "operand 'q'")) ||
+      failed(shapes.check(getO(), "o", kValueLayout)) ||
+      failed(verifyElementType(op, getO(), "o", elementTypeOf(getVNew()),
+                               "operand 'v_new'")))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ChunkFwdOp
+//===----------------------------------------------------------------------===//
+
+float ChunkFwdOp::getEffectiveScale() {
+  if (std::optional<llvm::APFloat> scale = getScale())
+    return scale->convertToFloat();
+  int64_t k = cast<RankedTensorType>(getQ().getType()).getDimSize(3);
+  return 1.0f / std::sqrt(static_cast<float>(k));
+}
+
+LogicalResult ChunkFwdOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyChunkSize(op, getChunkSize())) ||
+      failed(verifySubChunkSize(op, getSubChunkSize())))
+    return failure();
+  if (std::optional<llvm::APFloat> scale = getScale())
+    if (failed(verifyPositiveFinite(op, "scale", *scale)))
+      return failure();
+
+  ShapeChecker shapes(op);
+  Type ioType = elementTypeOf(getQ());
+  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
+      failed(shapes.check(getK(), "k", kQKLayout)) ||
+      failed(verifyElementType(op, getK(), "k", ioType, "operand 'q'")) ||
+      failed(shapes.check(getG(), "g", kGateLayout)) ||
+      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
+      failed(shapes.check(getV(), "v", kValueLayout)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+    return failure();
+
+  // Gate, beta and safe-gate rules.
+  GateMode mode = getGateMode();
+  std::optional<llvm::APFloat> lowerBound = getLowerBound();
+  if (failed(verifyGateConfig(op, mode, lowerBound, getALog(), getDtBias(),
+                              shapes.lookup("HV"), shapes.lookup("K"))))
+    return failure();
+  if (getSafeGate() && mode == GateMode::softplus)
+    return emitOpError("'safe_gate' with an in-kernel gate requires gate_mode "
+                       "lower_bound (with 'lower_bound' in [-5, 0)), got "
+                       "gate_mode softplus");
+  if (getSafeGate() && mode == GateMode::lower_bound && lowerBound &&
+      lowerBound->convertToFloat() < -5.0f)
+    return emitOpError() << "attribute 'lower_bound' must be in [-5, 0) with "
+                            "'safe_gate', got "
+                         << formatFloat(*lowerBound);
+  if (getAllowNegEigval() && !getUseBetaSigmoid())
+    return emitOpError("attribute 'allow_neg_eigval' requires "
+                       "'use_beta_sigmoid'");
+
+  // States and results.
+  StateLayout layout = getStateLayout();
+  std::string note = stateLayoutNote(layout);
+  shapes.bindNumSequences(getCuSeqlens());
+  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
+  if (Value h0 = getInitialState())
+    if (failed(shapes.check(h0, "initial_state", stateDims, note)))
+      return failure();
+  if (failed(shapes.check(getO(), "o", kValueLayout)) ||
+      failed(verifyElementType(op, getO(), "o", ioType, "operand 'q'")))
+    return failure();
+  if (Value ht = getFinalState())
+    if (failed(shapes.check(ht, "final_state", stateDims, note)))
+      return failure();
   return success();
 }
