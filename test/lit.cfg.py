@@ -17,6 +17,7 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%kda_src_root", config.kda_src_root))
+config.substitutions.append(("%kda_obj_root", config.kda_obj_root))
 
 # KDA_OPT_CHECK_ROUNDTRIP=1 makes every kda-opt run also check that the
 # printed IR parses back to the same IR.
