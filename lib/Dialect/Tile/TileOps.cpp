@@ -88,10 +88,12 @@ LogicalResult LoadOp::verify() {
                               getBounds().size(), getDims())))
     return failure();
   if (auto padding = getPaddingAttr()) {
+    // Print the attribute itself: an untyped one (say a string) has type
+    // 'none', which would say little.
     if (padding.getType() != tileType.getElementType())
       return emitOpError() << "'padding' must have the tile element type "
                            << tileType.getElementType() << ", got "
-                           << padding.getType();
+                           << Attribute(padding);
   }
   return success();
 }
@@ -256,9 +258,11 @@ void VarlenChunkOp::getEffects(
 }
 
 LogicalResult VarlenChunkOp::verify() {
-  if (getChunkSize() <= 0)
-    return emitOpError() << "'chunk_size' must be positive, got "
-                         << getChunkSize();
+  // The I64Attr accessor returns uint64_t: read the signed value, or a
+  // negative chunk size would pass as a huge positive one.
+  int64_t chunkSize = getChunkSizeAttr().getInt();
+  if (chunkSize <= 0)
+    return emitOpError() << "'chunk_size' must be positive, got " << chunkSize;
   return verifyInKernel(*this);
 }
 
@@ -267,11 +271,16 @@ LogicalResult VarlenChunkOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto func =
-      symbolTable.lookupNearestSymbolFrom<func::FuncOp>(*this, getKernelAttr());
+  Operation *symbol =
+      symbolTable.lookupNearestSymbolFrom(*this, getKernelAttr());
+  if (!symbol)
+    return emitOpError() << "kernel '" << getKernel()
+                         << "' does not name a func.func (no such symbol)";
+  auto func = dyn_cast<func::FuncOp>(symbol);
   if (!func)
     return emitOpError() << "kernel '" << getKernel()
-                         << "' does not name a func.func";
+                         << "' does not name a func.func (it names a '"
+                         << symbol->getName() << "')";
   if (!func->hasAttr(TileDialect::getKernelAttrName()))
     return emitOpError() << "'" << getKernel()
                          << "' is not a tile kernel (missing the 'tile.kernel' "
@@ -279,8 +288,20 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FunctionType type = func.getFunctionType();
   if (type.getNumResults() != 0)
     return emitOpError("tile kernels must not return values");
-  if (TypeRange(type.getInputs()) != TypeRange(getArgs().getTypes()))
-    return emitOpError() << "argument types do not match kernel '"
-                         << getKernel() << "' " << type;
+  if (TypeRange(type.getInputs()) != TypeRange(getArgs().getTypes())) {
+    auto printTypes = [](TypeRange types) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "(";
+      llvm::interleaveComma(types, os);
+      os << ")";
+      return text;
+    };
+    return emitOpError() << "argument types "
+                         << printTypes(getArgs().getTypes())
+                         << " do not match the parameter types "
+                         << printTypes(type.getInputs()) << " of kernel '"
+                         << getKernel() << "'";
+  }
   return success();
 }

@@ -42,8 +42,9 @@ func.func @num_programs_outside_kernel(%cond: i1) -> index {
 // -----
 
 func.func @program_id_bad_axis() -> index attributes {tile.kernel} {
-  // expected-error @+2 {{expected ::mlir::kda::tile::Axis to be one of: x, y, z}}
-  // expected-error @+1 {{failed to parse Tile_AxisAttr parameter 'value'}}
+  // expected-error @+3 {{expected ::mlir::kda::tile::Axis to be one of: x, y, z}}
+  // The second error points at the token after the bad keyword.
+  // expected-error @+2 {{failed to parse Tile_AxisAttr parameter 'value'}}
   %p = tile.program_id w
   return %p : index
 }
@@ -200,7 +201,7 @@ func.func @store_element_type(%v: tensor<64x64xf32>, %out: memref<?x?x4x64xf16>)
 func.func @load_padding_type(%g: memref<?x64xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
-  // expected-error @+1 {{'tile.load' op 'padding' must have the tile element type 'f32', got 'f16'}}
+  // expected-error @+1 {{'tile.load' op 'padding' must have the tile element type 'f32', got 0.000000e+00 : f16}}
   %t = tile.load %g[%c0, %c0] bounds [%n, %c64] dims [0, 1] {padding = 0.0 : f16} : memref<?x64xf32> -> tensor<16x64xf32>
   return
 }
@@ -209,7 +210,7 @@ func.func @load_padding_type(%g: memref<?x64xf32>, %n: index) attributes {tile.k
 
 func.func @load_padding_integer_for_float(%g: memref<?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.load' op 'padding' must have the tile element type 'f32', got 'i32'}}
+  // expected-error @+1 {{'tile.load' op 'padding' must have the tile element type 'f32', got 0 : i32}}
   %t = tile.load %g[%c0] dims [0] {padding = 0 : i32} : memref<?xf32> -> tensor<16xf32>
   return
 }
@@ -218,7 +219,7 @@ func.func @load_padding_integer_for_float(%g: memref<?xf32>) attributes {tile.ke
 
 func.func @load_padding_untyped(%g: memref<?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.load' op attribute 'padding' failed to satisfy constraint: TypedAttrInterface instance}}
+  // expected-error @+1 {{'tile.load' op 'padding' must have the tile element type 'f32', got "zero"}}
   %t = tile.load %g[%c0] dims [0] {padding = "zero"} : memref<?xf32> -> tensor<16xf32>
   return
 }
@@ -227,8 +228,26 @@ func.func @load_padding_untyped(%g: memref<?xf32>) attributes {tile.kernel} {
 
 func.func @load_from_tensor(%g: tensor<?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.load' op operand #0 must be memref of any type values, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{custom op 'tile.load' invalid kind of type specified: expected builtin.memref, but found 'tensor<?xf32>'}}
   %t = tile.load %g[%c0] dims [0] : tensor<?xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_from_tensor_generic(%g: tensor<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op operand #0 must be memref of any type values, but got 'tensor<?xf32>'}}
+  %t = "tile.load"(%g, %c0) <{dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<?xf32>, index) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_bad_segments(%g: memref<?xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op operand count (2) does not match with the total size (3) specified in attribute 'operandSegmentSizes'}}
+  %t = "tile.load"(%g, %c0) <{dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (memref<?xf32>, index) -> tensor<16xf32>
   return
 }
 
@@ -237,7 +256,7 @@ func.func @load_from_tensor(%g: tensor<?xf32>) attributes {tile.kernel} {
 func.func @store_vector_value(%v: vector<16xf32>, %out: memref<?xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.store' op operand #0 must be ranked tensor of any type values, but got 'vector<16xf32>'}}
-  tile.store %v, %out[%c0] dims [0] : vector<16xf32>, memref<?xf32>
+  "tile.store"(%v, %out, %c0) <{dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (vector<16xf32>, memref<?xf32>, index) -> ()
   return
 }
 
@@ -626,6 +645,15 @@ func.func @varlen_chunk_i32_offsets(%cu: memref<?xi32>) attributes {tile.kernel}
   return
 }
 
+// -----
+
+func.func @varlen_chunk_2d_offsets(%cu: memref<2x?xi64>) attributes {tile.kernel} {
+  %pid = tile.program_id x
+  // expected-error @+1 {{'tile.varlen_chunk' op operand #0 must be 1D memref of 64-bit signless integer values, but got 'memref<2x?xi64>'}}
+  %n, %c, %bos, %len, %ok = tile.varlen_chunk %cu, %pid chunk_size 64 : memref<2x?xi64>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // launch
 //===----------------------------------------------------------------------===//
@@ -633,7 +661,7 @@ func.func @varlen_chunk_i32_offsets(%cu: memref<?xi32>) attributes {tile.kernel}
 // -----
 
 func.func @launch_missing_kernel(%n: index) {
-  // expected-error @+1 {{'tile.launch' op kernel 'no_such_kernel' does not name a func.func}}
+  // expected-error @+1 {{'tile.launch' op kernel 'no_such_kernel' does not name a func.func (no such symbol)}}
   tile.launch @no_such_kernel grid [%n, %n, %n]
   return
 }
@@ -643,7 +671,7 @@ func.func @launch_missing_kernel(%n: index) {
 memref.global "private" @launch_not_func_table : memref<4xf32>
 
 func.func @launch_not_func(%n: index) {
-  // expected-error @+1 {{'tile.launch' op kernel 'launch_not_func_table' does not name a func.func}}
+  // expected-error @+1 {{'tile.launch' op kernel 'launch_not_func_table' does not name a func.func (it names a 'memref.global')}}
   tile.launch @launch_not_func_table grid [%n, %n, %n]
   return
 }
@@ -678,7 +706,7 @@ func.func @launch_arg_count_kernel(%x: memref<?xf32>, %y: memref<?xf32>) attribu
 }
 
 func.func @launch_arg_count(%x: memref<?xf32>, %n: index) {
-  // expected-error @+1 {{'tile.launch' op argument types do not match kernel 'launch_arg_count_kernel'}}
+  // expected-error @+1 {{'tile.launch' op argument types (memref<?xf32>) do not match the parameter types (memref<?xf32>, memref<?xf32>) of kernel 'launch_arg_count_kernel'}}
   tile.launch @launch_arg_count_kernel grid [%n, %n, %n] args(%x : memref<?xf32>)
   return
 }
@@ -690,7 +718,7 @@ func.func @launch_arg_types_kernel(%x: memref<?xf32>) attributes {tile.kernel} {
 }
 
 func.func @launch_arg_types(%x: memref<16xf32>, %n: index) {
-  // expected-error @+1 {{'tile.launch' op argument types do not match kernel 'launch_arg_types_kernel'}}
+  // expected-error @+1 {{'tile.launch' op argument types (memref<16xf32>) do not match the parameter types (memref<?xf32>) of kernel 'launch_arg_types_kernel'}}
   tile.launch @launch_arg_types_kernel grid [%n, %n, %n] args(%x : memref<16xf32>)
   return
 }
@@ -706,5 +734,17 @@ func.func @launch_bad_grid(%n: i32) {
   %c1 = arith.constant 1 : index
   // expected-error @+1 {{use of value '%n' expects different type than prior uses: 'index' vs 'i32'}}
   tile.launch @launch_bad_grid_kernel grid [%n, %c1, %c1]
+  return
+}
+
+// -----
+
+func.func @launch_missing_args_kernel(%x: memref<?xf32>) attributes {tile.kernel} {
+  return
+}
+
+func.func @launch_missing_args(%n: index) {
+  // expected-error @+1 {{'tile.launch' op argument types () do not match the parameter types (memref<?xf32>) of kernel 'launch_missing_args_kernel'}}
+  tile.launch @launch_missing_args_kernel grid [%n, %n, %n]
   return
 }
