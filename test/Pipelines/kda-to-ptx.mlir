@@ -6,7 +6,7 @@
 // gpu.launch_func, and the kernels end up as PTX in a gpu.binary.
 
 // CHECK-LABEL: func.func @gate_cumsum
-// CHECK-SAME: attributes {kda.entry
+// CHECK-SAME: kda.entry
 // CHECK: gpu.launch_func @kda_kernels::@gate_cumsum_gate_cumsum_0 blocks in ({{.*}}) threads in ({{.*}}) args(
 // CHECK: gpu.binary @kda_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, assembly = "{{.*}}.visible .entry gate_cumsum_gate_cumsum_0(
 

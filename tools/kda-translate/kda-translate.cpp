@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kda/InitAllKDA.h"
+#include "kda/Target/BundleEmitter.h"
 #include "kda/Target/PTXEmitter.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -28,6 +29,22 @@ static llvm::cl::opt<std::string> toolkitOption(
                    "CUDA_ROOT/CUDA_HOME/CUDA_PATH or the configured one)"),
     llvm::cl::init(""));
 
+static llvm::cl::opt<bool> noCubinOption(
+    "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
+    llvm::cl::init(false));
+static llvm::cl::opt<bool> noCpuOption(
+    "no-cpu", llvm::cl::desc("--kda-to-bundle: do not build the CPU version"),
+    llvm::cl::init(false));
+
+/// The PTX options given on the command line.
+static kda::PTXEmitterOptions getPTXOptions() {
+  kda::PTXEmitterOptions options;
+  options.chip = chipOption;
+  options.features = featuresOption;
+  options.toolkit = toolkitOption;
+  return options;
+}
+
 int main(int argc, char **argv) {
   TranslateFromMLIRRegistration ptx(
       "kda-to-ptx", "compile a kda program to PTX",
@@ -35,11 +52,24 @@ int main(int argc, char **argv) {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)
           return op->emitError("expected a builtin.module");
-        kda::PTXEmitterOptions options;
-        options.chip = chipOption;
-        options.features = featuresOption;
-        options.toolkit = toolkitOption;
-        return kda::emitPTX(module, options, os);
+        return kda::emitPTX(module, getPTXOptions(), os);
+      },
+      [](DialectRegistry &registry) {
+        kda::registerAllKDADialects(registry);
+      });
+  TranslateFromMLIRRegistration bundle(
+      "kda-to-bundle",
+      "compile a kda program to a kernel bundle (PTX, cubin, CPU build and "
+      "launch manifest; see docs/bundle-format.md)",
+      [](Operation *op, llvm::raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a builtin.module");
+        kda::BundleEmitterOptions options;
+        options.ptx = getPTXOptions();
+        options.cubin = !noCubinOption;
+        options.cpu = !noCpuOption;
+        return kda::emitBundle(module, options, os);
       },
       [](DialectRegistry &registry) {
         kda::registerAllKDADialects(registry);

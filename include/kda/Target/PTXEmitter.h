@@ -22,6 +22,11 @@ struct PTXEmitterOptions {
   std::string toolkit;
 };
 
+/// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX
+/// of its GPU module. Emits diagnostics and returns failure on any error.
+FailureOr<std::string> compileToPTX(ModuleOp module,
+                                    const PTXEmitterOptions &options);
+
 /// Runs the kda-to-ptx pipeline on `module` (in place) and writes the PTX of
 /// every resulting GPU module to `os`. Emits diagnostics and returns failure
 /// on any error.

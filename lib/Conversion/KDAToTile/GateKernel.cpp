@@ -17,6 +17,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cstdio>
+
 using namespace mlir;
 using namespace mlir::kda;
 
@@ -72,6 +74,26 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   const int64_t bk =
       std::min<int64_t>(ctx.blockK, llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
   const GateMode mode = op.getGateMode();
+
+  // Manifest names and key.
+  ctx.describe(op.getG(), "g", {"B", "T", "HV", "K"});
+  ctx.describe(op.getResult(), "G", {"B", "T", "HV", "K"});
+  if (op.getALog())
+    ctx.describe(op.getALog(), "a_log", {"HV"});
+  if (op.getDtBias())
+    ctx.describe(op.getDtBias(), "dt_bias", {"HV", "K"});
+  if (op.getCuSeqlens())
+    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
+  ctx.addKey("K", std::to_string(k));
+  ctx.addKey("HV", std::to_string(hv));
+  ctx.addKey("chunk", std::to_string(bt));
+  ctx.addKey("gate", stringifyGateMode(mode));
+  if (auto lb = op.getLowerBound()) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.9g", lb->convertToFloat());
+    ctx.addKey("lower_bound", text);
+  }
+  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
 
   // Kernel arguments: g, G, [a_log], [dt_bias], [cu_seqlens].
   Value gBuf = ctx.buffers.lookup(op.getG());

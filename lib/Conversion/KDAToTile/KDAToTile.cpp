@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::kda {
@@ -142,13 +143,55 @@ struct ConvertKDAToTilePass
       return memref::AllocOp::create(hb, def->getLoc(), memType, dynSizes);
     };
 
+    // Names and dimension symbols of the entry's arguments (inputs, then
+    // one per result), and the specialization key, for the bundle manifest.
+    unsigned numArgs = entry->getNumArguments();
+    SmallVector<Attribute> argNames(numArgs), argDims(numArgs);
+    auto describe = [&](Value tensor, StringRef name,
+                        ArrayRef<StringRef> symbols) {
+      int64_t index = -1;
+      if (auto arg = dyn_cast<BlockArgument>(tensor))
+        index = arg.getArgNumber();
+      for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+        if (v == tensor)
+          index = type.getNumInputs() + i;
+      if (index < 0 || argNames[index])
+        return;
+      auto shape = cast<RankedTensorType>(tensor.getType()).getShape();
+      std::string dims;
+      for (auto [d, size] : llvm::enumerate(shape)) {
+        if (d)
+          dims += ",";
+        dims += ShapedType::isDynamic(size) ? symbols[d].str()
+                                            : std::to_string(size);
+      }
+      argNames[index] = b.getStringAttr(name);
+      argDims[index] = b.getStringAttr(dims);
+    };
+    SmallVector<std::string> programParts;
+    SmallVector<std::pair<std::string, std::string>> key;
+    auto addKey = [&](StringRef k, StringRef v) {
+      for (auto &entry : key)
+        if (entry.first == k) {
+          entry.second = v.str();
+          return;
+        }
+      key.emplace_back(k.str(), v.str());
+    };
+
     unsigned counter = 0;
     for (Operation &op : body.without_terminator()) {
-      StageContext ctx{module, hb, buffers, allocate,
+      programParts.push_back(op.getName().stripDialect().str());
+      StageContext ctx{module,
+                       hb,
+                       buffers,
+                       allocate,
                        (func.getName() + "_" + op.getName().stripDialect() +
                         "_" + Twine(counter++))
                            .str(),
-                       blockK};
+                       blockK,
+                       describe,
+                       addKey};
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(&op)
               .Case<GateCumsumOp>(
@@ -164,6 +207,28 @@ struct ConvertKDAToTilePass
     }
     func::ReturnOp::create(hb, ret.getLoc());
     host.setVisibility(func.getVisibility());
+
+    for (unsigned i = 0; i < numArgs; ++i) {
+      if (argNames[i])
+        continue;
+      argNames[i] = b.getStringAttr("arg" + Twine(i));
+      std::string dims;
+      auto memType = cast<MemRefType>(entry->getArgument(i).getType());
+      for (auto [d, size] : llvm::enumerate(memType.getShape()))
+        dims += (d ? "," : "") +
+                (ShapedType::isDynamic(size) ? "D" + std::to_string(i) + "_" +
+                                                   std::to_string(d)
+                                             : std::to_string(size));
+      argDims[i] = b.getStringAttr(dims);
+    }
+    host->setAttr("kda.arg_names", b.getArrayAttr(argNames));
+    host->setAttr("kda.arg_dims", b.getArrayAttr(argDims));
+    SmallVector<NamedAttribute> keyAttrs;
+    keyAttrs.push_back(b.getNamedAttr(
+        "program", b.getStringAttr(llvm::join(programParts, "+"))));
+    for (auto &[k, v] : key)
+      keyAttrs.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
+    host->setAttr("kda.key", b.getDictionaryAttr(keyAttrs));
     func.erase();
     return success();
   }

@@ -33,6 +33,14 @@ struct StageContext {
   std::string kernelPrefix;
   /// Width of K tiles for stages that tile K.
   int64_t blockK;
+  /// Records the name and dimension symbols of a tensor of the kda function
+  /// (used for entry arguments and results in the bundle manifest). `dims`
+  /// holds one symbol per dimension; static dimensions are written as their
+  /// size instead.
+  function_ref<void(Value tensor, StringRef name, ArrayRef<StringRef> dims)>
+      describe;
+  /// Records a specialization-key entry of the program.
+  function_ref<void(StringRef key, StringRef value)> addKey;
 };
 
 /// kda.gate_cumsum -> one kernel over (K tiles, chunks, B * HV).

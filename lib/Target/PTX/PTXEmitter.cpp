@@ -7,6 +7,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <cstdlib>
 
 using namespace mlir;
@@ -18,8 +20,29 @@ std::string kda::getDefaultCudaToolkitPath() {
   return KDA_CONFIGURED_CUDA_TOOLKIT;
 }
 
-LogicalResult kda::emitPTX(ModuleOp module, const PTXEmitterOptions &options,
-                           llvm::raw_ostream &os) {
+/// Checks that `chip` names an NVIDIA architecture: sm_<digits>[a|f].
+static bool isValidChip(StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return false;
+  if (chip.ends_with("a") || chip.ends_with("f"))
+    chip = chip.drop_back();
+  unsigned version;
+  return !chip.empty() && !chip.getAsInteger(10, version) && version >= 50;
+}
+
+FailureOr<std::string> kda::compileToPTX(ModuleOp module,
+                                         const PTXEmitterOptions &options) {
+  if (!isValidChip(options.chip))
+    return emitError(module.getLoc())
+           << "unknown GPU architecture '" << options.chip
+           << "' (expected sm_<NN> with NN >= 50, optionally followed by 'a' "
+              "or 'f', e.g. sm_90 or sm_90a)";
+  if (!options.toolkit.empty() &&
+      !llvm::sys::fs::exists(options.toolkit +
+                             "/nvvm/libdevice/libdevice.10.bc"))
+    return emitError(module.getLoc())
+           << "CUDA toolkit '" << options.toolkit
+           << "' has no nvvm/libdevice/libdevice.10.bc";
   PassManager pm(module.getContext());
   KDAToPTXPipelineOptions pipelineOptions;
   pipelineOptions.chip = options.chip;
@@ -31,21 +54,22 @@ LogicalResult kda::emitPTX(ModuleOp module, const PTXEmitterOptions &options,
   if (failed(pm.run(module)))
     return failure();
 
+  std::string ptx;
   bool found = false;
   WalkResult result = module.walk([&](gpu::BinaryOp binary) {
     for (Attribute attr : binary.getObjectsAttr()) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
       if (!object || object.getFormat() != gpu::CompilationTarget::Assembly) {
-        binary.emitError("expected a PTX (assembly) object in gpu.binary");
+        emitError(binary.getLoc(), "expected a PTX (assembly) object in gpu.binary");
         return WalkResult::interrupt();
       }
-      StringRef ptx = object.getObject().getValue();
+      StringRef text = object.getObject().getValue();
       // The serializer keeps a trailing NUL that ptxas rejects.
-      while (!ptx.empty() && ptx.back() == '\0')
-        ptx = ptx.drop_back();
-      os << ptx;
-      if (!ptx.ends_with("\n"))
-        os << "\n";
+      while (!text.empty() && text.back() == '\0')
+        text = text.drop_back();
+      ptx += text.str();
+      if (!text.ends_with("\n"))
+        ptx += "\n";
       found = true;
     }
     return WalkResult::advance();
@@ -53,7 +77,17 @@ LogicalResult kda::emitPTX(ModuleOp module, const PTXEmitterOptions &options,
   if (result.wasInterrupted())
     return failure();
   if (!found)
-    return module.emitError("the module has no kda ops or tile kernels, so "
-                            "there is no PTX to emit");
+    return emitError(module.getLoc(),
+                     "the module has no kda ops or tile kernels, so there is "
+                     "no PTX to emit");
+  return ptx;
+}
+
+LogicalResult kda::emitPTX(ModuleOp module, const PTXEmitterOptions &options,
+                           llvm::raw_ostream &os) {
+  FailureOr<std::string> ptx = compileToPTX(module, options);
+  if (failed(ptx))
+    return failure();
+  os << *ptx;
   return success();
 }

@@ -5,7 +5,8 @@
 
 // CHECK-LABEL: func.func @gate_precomputed
 // CHECK-SAME: (%[[G:.*]]: memref<?x?x4x64xf32>, %[[OUT:.*]]: memref<?x?x4x64xf32>)
-// CHECK-SAME: attributes {kda.entry, kda.num_inputs = 1 : i64}
+// CHECK-SAME: attributes {kda.arg_dims = ["B,T,4,64", "B,T,4,64"], kda.arg_names = ["g", "G"], kda.entry,
+// CHECK-SAME: kda.key = {HV = "4", K = "64", chunk = "64", gate = "precomputed", program = "gate_cumsum", varlen = "0"}, kda.num_inputs = 1 : i64}
 // CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
 // CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
 // CHECK-DAG: %[[NB:.*]] = arith.muli %{{.*}}, %{{.*}} : index
@@ -34,6 +35,9 @@ func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
 
 // CHECK-LABEL: func.func @gate_varlen
 // CHECK-SAME: (%[[G:.*]]: memref<1x?x2x60xbf16>, %[[CU:.*]]: memref<?xi64>, %[[OUT:.*]]: memref<1x?x2x60xf32>)
+// CHECK-SAME: kda.arg_dims = ["1,T,2,60", "N1", "1,T,2,60"], kda.arg_names = ["g", "cu_seqlens", "G"]
+// CHECK-SAME: chunk = "32"
+// CHECK-SAME: varlen = "1"
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[LEN:.*]] = memref.dim %[[CU]], %{{.*}} : memref<?xi64>
 // CHECK-DAG: %[[N:.*]] = arith.subi %[[LEN]], %{{.*}} : index

@@ -1,0 +1,216 @@
+//===- BundleEmitter.cpp - compile a kda module to a kernel bundle --------===//
+
+#include "kda/Target/BundleEmitter.h"
+
+#include "Manifest.h"
+
+#include "kda/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+namespace {
+
+/// A temporary file removed when this object dies.
+struct TempFile {
+  llvm::SmallString<128> path;
+  explicit TempFile(StringRef suffix) {
+    if (llvm::sys::fs::createTemporaryFile("kda-bundle", suffix, path))
+      path.clear();
+  }
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+  bool valid() const { return !path.empty(); }
+};
+
+/// Reads a whole file, or returns std::nullopt.
+std::optional<std::string> readFile(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer)
+    return std::nullopt;
+  return (*buffer)->getBuffer().str();
+}
+
+/// Runs `program args...`; returns true on exit status 0.
+bool run(StringRef program, ArrayRef<StringRef> args, std::string &error) {
+  SmallVector<StringRef> argv{program};
+  argv.append(args.begin(), args.end());
+  int rc = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, {}, 0, 0,
+                                     &error);
+  if (rc != 0 && error.empty())
+    error = (program + " exited with status " + Twine(rc)).str();
+  return rc == 0;
+}
+
+/// Finds ptxas on PATH or in the CUDA toolkit.
+std::optional<std::string> findPtxas(StringRef toolkit) {
+  if (auto onPath = llvm::sys::findProgramByName("ptxas"))
+    return *onPath;
+  std::string dir = toolkit.empty() ? kda::getDefaultCudaToolkitPath()
+                                    : toolkit.str();
+  if (!dir.empty()) {
+    std::string candidate = dir + "/bin/ptxas";
+    if (llvm::sys::fs::can_execute(candidate))
+      return candidate;
+  }
+  return std::nullopt;
+}
+
+/// Assembles `ptx` for `chip`; returns the cubin or std::nullopt.
+std::optional<std::string> assemble(StringRef ptx, StringRef chip,
+                                    StringRef ptxas, Location loc) {
+  TempFile in(".ptx"), out(".cubin");
+  if (!in.valid() || !out.valid())
+    return std::nullopt;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(in.path, ec);
+    if (ec)
+      return std::nullopt;
+    os << ptx;
+  }
+  std::string error;
+  std::string arch = ("-arch=" + chip).str();
+  if (!run(ptxas, {arch, in.path, "-o", out.path}, error)) {
+    emitWarning(loc) << "ptxas failed (" << error
+                     << "); the bundle has no cubin section";
+    return std::nullopt;
+  }
+  return readFile(out.path);
+}
+
+/// Lowers a copy of `module` with the CPU pipeline, compiles it to a
+/// position-independent x86-64 object and links it into a shared object.
+std::optional<std::string> buildCPUSharedObject(ModuleOp module) {
+  Location loc = module.getLoc();
+  OwningOpRef<ModuleOp> cpu = cast<ModuleOp>(module->clone());
+  PassManager pm(module.getContext());
+  kda::buildKDAToCPUPipeline(pm);
+  if (failed(pm.run(*cpu))) {
+    emitWarning(loc, "the CPU pipeline failed; the bundle has no cpu section");
+    return std::nullopt;
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*cpu, llvmContext, "kda_cpu");
+  if (!llvmModule) {
+    emitWarning(loc, "LLVM IR translation of the CPU build failed; the "
+                     "bundle has no cpu section");
+    return std::nullopt;
+  }
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple("x86_64-unknown-linux-gnu");
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    emitWarning(loc) << "no x86-64 code generator (" << error
+                     << "); the bundle has no cpu section";
+    return std::nullopt;
+  }
+  // Generic x86-64 so that the CPU build runs on any x86-64 machine.
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "x86-64", "", llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  TempFile object(".o"), shared(".so");
+  if (!object.valid() || !shared.valid())
+    return std::nullopt;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(object.path, ec);
+    if (ec)
+      return std::nullopt;
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, os, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile)) {
+      emitWarning(loc, "cannot emit an object file for the CPU build");
+      return std::nullopt;
+    }
+    codegen.run(*llvmModule);
+  }
+  std::optional<std::string> linker;
+  for (StringRef name : {"cc", "gcc", "clang", "c++"})
+    if (auto found = llvm::sys::findProgramByName(name)) {
+      linker = *found;
+      break;
+    }
+  if (!linker) {
+    emitWarning(loc, "no C compiler driver (cc, gcc, clang) to link the CPU "
+                     "build; the bundle has no cpu section");
+    return std::nullopt;
+  }
+  if (!run(*linker, {"-shared", "-o", shared.path, object.path, "-lm"},
+           error)) {
+    emitWarning(loc) << "linking the CPU build failed (" << error
+                     << "); the bundle has no cpu section";
+    return std::nullopt;
+  }
+  return readFile(shared.path);
+}
+
+void writeSection(llvm::raw_ostream &os, StringRef name, StringRef payload) {
+  os << "section " << name << " " << payload.size() << "\n" << payload << "\n";
+}
+
+} // namespace
+
+LogicalResult kda::emitBundle(ModuleOp module,
+                              const BundleEmitterOptions &options,
+                              llvm::raw_ostream &os) {
+  // The GPU build and its launch plan.
+  OwningOpRef<ModuleOp> gpu = cast<ModuleOp>(module->clone());
+  FailureOr<std::string> ptx = compileToPTX(*gpu, options.ptx);
+  if (failed(ptx))
+    return failure();
+  SmallVector<func::FuncOp> entries;
+  for (auto func : gpu->getOps<func::FuncOp>())
+    if (func->hasAttr("kda.entry"))
+      entries.push_back(func);
+  if (entries.size() != 1)
+    return emitError(module.getLoc())
+           << "a bundle holds exactly one kda function, found "
+           << entries.size();
+  FailureOr<std::string> manifest =
+      buildManifest(entries.front(), options.ptx.chip);
+  if (failed(manifest))
+    return failure();
+
+  std::optional<std::string> cubin;
+  if (options.cubin) {
+    if (std::optional<std::string> ptxas = findPtxas(options.ptx.toolkit))
+      cubin = assemble(*ptx, options.ptx.chip, *ptxas, module.getLoc());
+  }
+  std::optional<std::string> cpu;
+  if (options.cpu)
+    cpu = buildCPUSharedObject(module);
+
+  os << "KDA-BUNDLE " << kBundleABIVersion << "\n";
+  writeSection(os, "manifest", *manifest);
+  writeSection(os, "ptx", *ptx);
+  if (cubin)
+    writeSection(os, "cubin", *cubin);
+  if (cpu)
+    writeSection(os, "cpu", *cpu);
+  os << "end\n";
+  return success();
+}
