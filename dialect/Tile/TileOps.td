@@ -93,7 +93,7 @@ def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
   }];
   let arguments = (ins Tile_AxisAttr:$axis);
   let results = (outs Index:$result);
-  let assemblyFormat = "$axis attr-dict";
+  let assemblyFormat = "`` $axis attr-dict";
   let hasVerifier = 1;
 }
 
@@ -109,7 +109,7 @@ def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
   }];
   let arguments = (ins Tile_AxisAttr:$axis);
   let results = (outs Index:$result);
-  let assemblyFormat = "$axis attr-dict";
+  let assemblyFormat = "`` $axis attr-dict";
   let hasVerifier = 1;
 }
 
@@ -141,7 +141,7 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
                    OptionalAttr<TypedAttrInterface>:$padding);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $source `[` $indices `]` (`bounds` `[` $bounds^ `]`)? `dims` $dims
+    $source `[` $indices `]` (`bounds` ` ` `[` $bounds^ `]`)? `dims` $dims
     attr-dict `:` type($source) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -163,7 +163,7 @@ def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments,
                    Variadic<Index>:$indices, Variadic<Index>:$bounds,
                    DenseI64ArrayAttr:$dims);
   let assemblyFormat = [{
-    $value `,` $dest `[` $indices `]` (`bounds` `[` $bounds^ `]`)? `dims` $dims
+    $value `,` $dest `[` $indices `]` (`bounds` ` ` `[` $bounds^ `]`)? `dims` $dims
     attr-dict `:` type($value) `,` type($dest)
   }];
   let hasVerifier = 1;
@@ -214,7 +214,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
                    I64Attr:$dim);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
+    `` $kind $input `dim` $dim attr-dict `:` type($input) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -235,7 +235,7 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
                    I64Attr:$dim, UnitAttr:$reverse);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = [{
-    $kind $input `dim` $dim (`reverse` $reverse^)? attr-dict `:` type($input)
+    `` $kind $input `dim` $dim (`reverse` $reverse^)? attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
 }
@@ -382,7 +382,7 @@ def Tile_LaunchOp : Tile_Op<"launch", [
   let arguments = (ins FlatSymbolRefAttr:$kernel, Index:$grid_x, Index:$grid_y,
                    Index:$grid_z, Variadic<AnyType>:$args);
   let assemblyFormat = [{
-    $kernel `grid` `[` $grid_x `,` $grid_y `,` $grid_z `]`
+    $kernel `grid` ` ` `[` $grid_x `,` $grid_y `,` $grid_z `]`
     (`args` `(` $args^ `:` type($args) `)`)? attr-dict
   }];
 }

@@ -10,7 +10,7 @@
 // CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
 // CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
 // CHECK-DAG: %[[NB:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK: tile.launch @gate_precomputed_gate_cumsum_0 grid[%{{.*}}, %[[NT]], %[[NB]]] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
+// CHECK: tile.launch @gate_precomputed_gate_cumsum_0 grid [%{{.*}}, %[[NT]], %[[NB]]] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
 // CHECK-NEXT: return
 // CHECK: func.func @gate_precomputed_gate_cumsum_0(%[[KG:.*]]: memref<?x?x4x64xf32>, %[[KOUT:.*]]: memref<?x?x4x64xf32>)
 // CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
@@ -18,11 +18,11 @@
 // CHECK-DAG: tile.program_id y
 // CHECK-DAG: tile.program_id z
 // CHECK: scf.if
-// CHECK: %[[X:.*]] = tile.load %[[KG]][{{.*}}] bounds[{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x32xf32>
+// CHECK: %[[X:.*]] = tile.load %[[KG]][{{.*}}] bounds [{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x32xf32>
 // CHECK: %[[S:.*]] = tile.scan add %[[X]] dim 0 : tensor<64x32xf32>
 // CHECK: %[[L:.*]] = tile.splat %{{.*}} : f32 -> tensor<64x32xf32>
 // CHECK: %[[R:.*]] = arith.mulf %[[S]], %[[L]] : tensor<64x32xf32>
-// CHECK: tile.store %[[R]], %[[KOUT]][{{.*}}] bounds[{{.*}}] dims [1, 3]
+// CHECK: tile.store %[[R]], %[[KOUT]][{{.*}}] bounds [{{.*}}] dims [1, 3]
 func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
   %G = kda.gate_cumsum %g : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
   return %G : tensor<?x?x4x64xf32>
@@ -43,7 +43,7 @@ func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
 // CHECK-DAG: %[[N:.*]] = arith.subi %[[LEN]], %{{.*}} : index
 // CHECK-DAG: %[[FULL:.*]] = arith.divui %{{.*}}, %{{.*}} : index
 // CHECK-DAG: %[[NY:.*]] = arith.addi %[[FULL]], %[[N]] : index
-// CHECK: tile.launch @gate_varlen_gate_cumsum_0 grid[%[[C2]], %[[NY]], %{{.*}}] args(%[[G]], %[[OUT]], %[[CU]] :
+// CHECK: tile.launch @gate_varlen_gate_cumsum_0 grid [%[[C2]], %[[NY]], %{{.*}}] args(%[[G]], %[[OUT]], %[[CU]] :
 // CHECK: func.func @gate_varlen_gate_cumsum_0
 // CHECK: %{{.*}}, %[[C:.*]], %[[BOS:.*]], %[[LENGTH:.*]], %[[OK:.*]] = tile.varlen_chunk %{{.*}}, %{{.*}} chunk_size 32 : memref<?xi64>
 // CHECK: scf.if %[[OK]]
@@ -61,7 +61,7 @@ func.func @gate_varlen(%g: tensor<1x?x2x60xbf16>, %cu: tensor<?xi64>) -> tensor<
 // The softplus gate: -exp(A_log[h]) * softplus(g + dt_bias[h, :]).
 
 // CHECK-LABEL: func.func @gate_softplus_gate_cumsum_0
-// CHECK: %[[DT:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] bounds[%{{.*}}] dims [1] : memref<4x64xf32> -> tensor<32xf32>
+// CHECK: %[[DT:.*]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] bounds [%{{.*}}] dims [1] : memref<4x64xf32> -> tensor<32xf32>
 // CHECK: %[[ROWS:.*]] = tile.broadcast %[[DT]] dims [0] : tensor<32xf32> -> tensor<64x32xf32>
 // CHECK: %[[A:.*]] = arith.addf %{{.*}}, %[[ROWS]] : tensor<64x32xf32>
 // CHECK: %[[ALOG:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<4xf32>
@@ -84,7 +84,7 @@ func.func @gate_softplus(%g: tensor<?x?x4x64xf32>, %a: tensor<4xf32>, %dt: tenso
 // lower_bound * sigmoid(g + dt_bias).
 
 // CHECK-LABEL: func.func @gate_lower_bound_gate_cumsum_0
-// CHECK: tile.load %{{.*}}[%{{.*}}] bounds[%{{.*}}] dims [0] : memref<256xf32> -> tensor<32xf32>
+// CHECK: tile.load %{{.*}}[%{{.*}}] bounds [%{{.*}}] dims [0] : memref<256xf32> -> tensor<32xf32>
 // CHECK-NOT: memref.load
 // CHECK: arith.negf %{{.*}} : tensor<64x32xf32>
 // CHECK: math.exp

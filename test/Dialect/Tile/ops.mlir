@@ -76,7 +76,7 @@ func.func @load_bounds(%g: memref<?x?x4x64xf32>, %end: index) -> tensor<64x32xf3
   %h = arith.remui %pbh, %c4 : index
   %r = arith.muli %pt, %c64 : index
   %k = arith.muli %pk, %c32 : index
-  // CHECK: tile.load %[[G]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] bounds[%[[END]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x32xf32>
+  // CHECK: tile.load %[[G]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] bounds [%[[END]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x32xf32>
   %t = tile.load %g[%b, %r, %h, %k] bounds [%end, %c64] dims [1, 3]
       : memref<?x?x4x64xf32> -> tensor<64x32xf32>
   return %t : tensor<64x32xf32>
@@ -88,7 +88,7 @@ func.func @load_bounds(%g: memref<?x?x4x64xf32>, %end: index) -> tensor<64x32xf3
 func.func @load_bounds_padding(%s: memref<?x16xf32>, %n: index) -> tensor<32x16xf32> attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
-  // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] bounds[%{{.*}}, %{{.*}}] dims [0, 1] {padding = 0xFF800000 : f32} : memref<?x16xf32> -> tensor<32x16xf32>
+  // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] dims [0, 1] {padding = 0xFF800000 : f32} : memref<?x16xf32> -> tensor<32x16xf32>
   %t = tile.load %s[%c0, %c0] bounds [%n, %c16] dims [0, 1] {padding = 0xFF800000 : f32}
       : memref<?x16xf32> -> tensor<32x16xf32>
   return %t : tensor<32x16xf32>
@@ -144,7 +144,7 @@ func.func @store_bounds(%v: tensor<64x32xf32>, %out: memref<?x?x4x64xf32>, %end:
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %h = tile.program_id y
-  // CHECK: tile.store %[[V]], %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] bounds[%[[END]], %{{.*}}] dims [1, 3] : tensor<64x32xf32>, memref<?x?x4x64xf32>
+  // CHECK: tile.store %[[V]], %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] bounds [%[[END]], %{{.*}}] dims [1, 3] : tensor<64x32xf32>, memref<?x?x4x64xf32>
   tile.store %v, %out[%c0, %c0, %h, %c0] bounds [%end, %c64] dims [1, 3]
       : tensor<64x32xf32>, memref<?x?x4x64xf32>
   return
@@ -472,7 +472,7 @@ func.func @varlen_chunk_load(%cu: memref<?xi64>, %g: memref<1x?x4x64xf32>) -> te
   %off = arith.muli %c, %c64 : index
   %row = arith.addi %bos, %off : index
   %end = arith.addi %bos, %len : index
-  // CHECK: tile.load %[[G]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] bounds[%{{.*}}, %{{.*}}] dims [1, 3]
+  // CHECK: tile.load %[[G]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] dims [1, 3]
   %t = tile.load %g[%c0, %row, %c0, %c0] bounds [%end, %c64] dims [1, 3]
       : memref<1x?x4x64xf32> -> tensor<64x64xf32>
   return %t : tensor<64x64xf32>
@@ -504,7 +504,7 @@ func.func @launch_args_kernel(%g: memref<?x?x4x64xf32>, %G: memref<?x?x4x64xf32>
 // CHECK-SAME: (%[[G:.*]]: memref<?x?x4x64xf32>, %[[OUT:.*]]: memref<?x?x4x64xf32>, %[[NT:.*]]: index, %[[NBH:.*]]: index)
 func.func @launch_args(%g: memref<?x?x4x64xf32>, %G: memref<?x?x4x64xf32>, %nt: index, %nbh: index) {
   %c1 = arith.constant 1 : index
-  // CHECK: tile.launch @launch_args_kernel grid[%{{.*}}, %[[NT]], %[[NBH]]] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
+  // CHECK: tile.launch @launch_args_kernel grid [%{{.*}}, %[[NT]], %[[NBH]]] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
   tile.launch @launch_args_kernel grid [%c1, %nt, %nbh]
       args(%g, %G : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
   return
@@ -520,7 +520,7 @@ func.func @launch_no_args_kernel() attributes {tile.kernel} {
 // CHECK-LABEL: func.func @launch_no_args
 func.func @launch_no_args(%n: index) {
   %c1 = arith.constant 1 : index
-  // CHECK: tile.launch @launch_no_args_kernel grid[%{{.*}}, %{{.*}}, %{{.*}}]
+  // CHECK: tile.launch @launch_no_args_kernel grid [%{{.*}}, %{{.*}}, %{{.*}}]
   // CHECK-NOT: args
   // CHECK-NEXT: tile.launch @launch_no_args_kernel
   tile.launch @launch_no_args_kernel grid [%n, %c1, %c1]
@@ -540,7 +540,7 @@ func.func @launch_scalar_args_kernel(%x: memref<?xf32>, %alpha: f32, %n: index) 
 // CHECK-LABEL: func.func @launch_scalar_args
 func.func @launch_scalar_args(%x: memref<?xf32>, %alpha: f32, %n: index) {
   %c1 = arith.constant 1 : index
-  // CHECK: tile.launch @launch_scalar_args_kernel grid[%{{.*}}, %{{.*}}, %{{.*}}] args(%{{.*}}, %{{.*}}, %{{.*}} : memref<?xf32>, f32, index)
+  // CHECK: tile.launch @launch_scalar_args_kernel grid [%{{.*}}, %{{.*}}, %{{.*}}] args(%{{.*}}, %{{.*}}, %{{.*}} : memref<?xf32>, f32, index)
   tile.launch @launch_scalar_args_kernel grid [%n, %c1, %c1] args(%x, %alpha, %n : memref<?xf32>, f32, index)
   return
 }
