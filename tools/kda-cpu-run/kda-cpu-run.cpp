@@ -24,6 +24,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
@@ -130,10 +131,14 @@ int main(int argc, char **argv) {
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
   if (!file)
-    return fail("cannot open '" + inputFile + "': " + errorMessage);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    return fail(errorMessage);
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // Diagnostics (parse errors, verifier errors, pipeline failures) are
+  // printed with their location and source line.
+  SourceMgrDiagnosticHandler diagnostics(*sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return 1; // the parser printed a located diagnostic
 
@@ -166,17 +171,31 @@ int main(int argc, char **argv) {
   if (batchOpt < 1 || seqLenOpt < 1)
     return fail("--batch and --seq-len must be positive");
   auto gType = cast<RankedTensorType>(gate.getG().getType());
+  if (cuSeqlensOpt.getNumOccurrences() && batchOpt != 1)
+    return fail("--cu-seqlens needs --batch 1 (sequences are packed along T)");
   if (!resolveDim(gType.getDimSize(0), batchOpt, problem.B) ||
       !resolveDim(gType.getDimSize(1), seqLenOpt, problem.T))
     return fail("--batch/--seq-len disagree with the static shape of 'g'");
   problem.HV = problem.H = gType.getDimSize(2);
   problem.K = problem.V = gType.getDimSize(3);
   problem.chunkSize = gate.getChunkSize();
-  if (!cuSeqlensOpt.empty()) {
+  if (cuSeqlensOpt.getNumOccurrences()) {
     if (!parseOffsets(cuSeqlensOpt, problem.cuSeqlens))
-      return fail("--cu-seqlens must be a comma-separated list of integers");
-    if (problem.B != 1)
-      return fail("--cu-seqlens needs --batch 1");
+      return fail("--cu-seqlens must be a comma-separated list of integers, "
+                  "got '" + cuSeqlensOpt + "'");
+    const std::vector<int64_t> &cu = problem.cuSeqlens;
+    if (cu.size() < 2)
+      return fail("--cu-seqlens needs at least two offsets (one sequence)");
+    if (cu.front() != 0)
+      return fail("--cu-seqlens must start at 0, got " +
+                  Twine(cu.front()));
+    for (size_t i = 1; i < cu.size(); ++i)
+      if (cu[i] < cu[i - 1])
+        return fail("--cu-seqlens must not decrease: " + Twine(cu[i]) +
+                    " follows " + Twine(cu[i - 1]));
+    if (cu.back() != problem.T)
+      return fail("--cu-seqlens must end at T = " + Twine(problem.T) +
+                  ", got " + Twine(cu.back()));
   }
   if (!gate.getCuSeqlens() != problem.cuSeqlens.empty())
     return fail(gate.getCuSeqlens()
@@ -184,6 +203,20 @@ int main(int argc, char **argv) {
                     : "the program is not varlen: drop --cu-seqlens");
   if (const char *why = problem.checkError(); why && *why)
     return fail(why);
+  // The CPU path is for small problems: keep every tensor under 2^31
+  // elements (and the product free of overflow).
+  {
+    const int64_t limit = int64_t(1) << 31;
+    int64_t elements = 1;
+    for (int64_t d : {problem.B, problem.T, problem.HV, problem.K}) {
+      if (d > limit / elements)
+        return fail("problem too large for the CPU path: B*T*HV*K = " +
+                    Twine(problem.B) + "*" + Twine(problem.T) + "*" +
+                    Twine(problem.HV) + "*" + Twine(problem.K) +
+                    " exceeds 2^31 elements");
+      elements *= d;
+    }
+  }
 
   // Inputs, made like fla's tests, rounded to the program's dtypes.
   ::kda::ElementKind gKind;
