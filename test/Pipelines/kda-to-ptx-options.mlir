@@ -6,7 +6,8 @@
 
 // THREADS: gpu.launch_func @kda_kernels::@gate_gate_cumsum_0
 // THREADS: known_block_size = array<i32: 128, 1, 1>
-// BLOCKK: tile.launch @gate_gate_cumsum_0 grid [%c4
+// BLOCKK: arith.constant 4 : index
+// BLOCKK: tile.launch @gate_gate_cumsum_0 grid [
 // BLOCKK: tile.load {{.*}} -> tensor<64x16xf32>
 
 func.func @gate(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {

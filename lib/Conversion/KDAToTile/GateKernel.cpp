@@ -64,6 +64,21 @@ struct GateBuilder {
   }
 };
 
+/// Number of chunk programs along T: ceil(T / BT) for fixed length, or
+/// floor(T / BT) + N with cu_seqlens (see tile.varlen_chunk).
+Value countChunks(OpBuilder &b, Location loc, Value g, Value cuSeqlens,
+                  int64_t bt) {
+  Value tokens = memref::DimOp::create(b, loc, g, 1);
+  if (!cuSeqlens)
+    return ceilDiv(b, loc, tokens, bt);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value n = arith::SubIOp::create(
+      b, loc, memref::DimOp::create(b, loc, cuSeqlens, 0), one);
+  Value full = arith::DivUIOp::create(
+      b, loc, tokens, arith::ConstantIndexOp::create(b, loc, bt));
+  return arith::AddIOp::create(b, loc, full, n);
+}
+
 } // namespace
 
 LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
@@ -118,9 +133,15 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   Value cK = arith::ConstantIndexOp::create(b, loc, k);
   Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
   Value cBT = arith::ConstantIndexOp::create(b, loc, bt);
-  Value pidK = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
-  Value pidT = tile::ProgramIdOp::create(b, loc, tile::Axis::y);
-  Value pidBH = tile::ProgramIdOp::create(b, loc, tile::Axis::z);
+  // One flat grid axis (up to 2^31 - 1 programs, so no limit on B * HV or
+  // T from the 65535 cap of the other axes): program = (bh * NT + t) * NK + k.
+  Value cNK = arith::ConstantIndexOp::create(b, loc, (k + bk - 1) / bk);
+  Value numChunks = countChunks(b, loc, arg(0), cuIdx >= 0 ? arg(cuIdx) : Value(), bt);
+  Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
+  Value pidK = arith::RemUIOp::create(b, loc, pid, cNK);
+  Value rest = arith::DivUIOp::create(b, loc, pid, cNK);
+  Value pidT = arith::RemUIOp::create(b, loc, rest, numChunks);
+  Value pidBH = arith::DivUIOp::create(b, loc, rest, numChunks);
   Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
   Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
   Value col0 = arith::MulIOp::create(
@@ -202,26 +223,20 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   tile::StoreOp::create(b, loc, result, arg(1), at, ValueRange{rowEnd, cK},
                         b.getDenseI64ArrayAttr({1, 3}));
 
-  // Host: grid (K tiles, chunks, B * HV).
+  // Host: NK * NT * B * HV programs along x.
   OpBuilder &h = ctx.host;
   Value hostC1 = arith::ConstantIndexOp::create(h, loc, 1);
-  Value tokens = memref::DimOp::create(h, loc, gBuf, 1);
-  Value gridX = arith::ConstantIndexOp::create(h, loc, (k + bk - 1) / bk);
-  Value gridY;
-  if (cuIdx >= 0) {
-    // floor(T / BT) + N programs cover every chunk (see tile.varlen_chunk).
-    Value cu = args[cuIdx];
-    Value n = arith::SubIOp::create(
-        h, loc, memref::DimOp::create(h, loc, cu, 0), hostC1);
-    Value full = arith::DivUIOp::create(
-        h, loc, tokens, arith::ConstantIndexOp::create(h, loc, bt));
-    gridY = arith::AddIOp::create(h, loc, full, n);
-  } else {
-    gridY = ceilDiv(h, loc, tokens, bt);
-  }
+  Value chunks = countChunks(h, loc, gBuf, cuIdx >= 0 ? args[cuIdx] : Value(), bt);
   Value batches = memref::DimOp::create(h, loc, gBuf, 0);
-  Value gridZ = arith::MulIOp::create(
+  Value heads = arith::MulIOp::create(
       h, loc, batches, arith::ConstantIndexOp::create(h, loc, hv));
+  Value gridX = arith::MulIOp::create(
+      h, loc,
+      arith::MulIOp::create(
+          h, loc, arith::ConstantIndexOp::create(h, loc, (k + bk - 1) / bk),
+          chunks),
+      heads);
+  Value gridY = hostC1, gridZ = hostC1;
   tile::LaunchOp::create(h, loc, kernel.getSymName(), gridX, gridY, gridZ,
                          args);
   ctx.buffers.map(op.getResult(), outBuf);

@@ -1,7 +1,8 @@
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile | FileCheck %s
 
 // A precomputed gate: the host function becomes destination-passing on
-// memrefs and launches one kernel over (K tiles, chunks, B * HV).
+// memrefs and launches one kernel over K tiles x chunks x (B * HV) programs,
+// all along the grid's x axis.
 
 // CHECK-LABEL: func.func @gate_precomputed
 // CHECK-SAME: (%[[G:.*]]: memref<?x?x4x64xf32>, %[[OUT:.*]]: memref<?x?x4x64xf32>)
@@ -9,14 +10,20 @@
 // CHECK-SAME: kda.key = {HV = "4", K = "64", chunk = "64", gate = "precomputed", program = "gate_cumsum", varlen = "0"}, kda.num_inputs = 1 : i64}
 // CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
 // CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
-// CHECK-DAG: %[[NB:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK: tile.launch @gate_precomputed_gate_cumsum_0 grid [%{{.*}}, %[[NT]], %[[NB]]] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
+// CHECK-DAG: %[[B:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
+// CHECK-DAG: %[[NB:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK-DAG: %[[NKT:.*]] = arith.muli %{{.*}}, %[[NT]] : index
+// CHECK: %[[N:.*]] = arith.muli %[[NKT]], %[[NB]] : index
+// CHECK: tile.launch @gate_precomputed_gate_cumsum_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
 // CHECK-NEXT: return
 // CHECK: func.func @gate_precomputed_gate_cumsum_0(%[[KG:.*]]: memref<?x?x4x64xf32>, %[[KOUT:.*]]: memref<?x?x4x64xf32>)
 // CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
-// CHECK-DAG: tile.program_id x
-// CHECK-DAG: tile.program_id y
-// CHECK-DAG: tile.program_id z
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[KT:.*]] = arith.remui %[[PID]], %{{.*}} : index
+// CHECK: %[[REST:.*]] = arith.divui %[[PID]], %{{.*}} : index
+// CHECK: %[[CHUNK:.*]] = arith.remui %[[REST]], %{{.*}} : index
+// CHECK: %[[BH:.*]] = arith.divui %[[REST]], %{{.*}} : index
+// CHECK-NOT: tile.program_id
 // CHECK: scf.if
 // CHECK: %[[X:.*]] = tile.load %[[KG]][{{.*}}] bounds [{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x32xf32>
 // CHECK: %[[S:.*]] = tile.scan add %[[X]] dim 0 : tensor<64x32xf32>
@@ -30,20 +37,20 @@ func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
 
 // -----
 
-// Varlen: floor(T / BT) + N programs along y, each finding its sequence
-// with tile.varlen_chunk; K = 60 is covered by two 32-wide tiles.
+// Varlen: floor(T / BT) + N chunk programs per (K tile, batch x head), each
+// finding its sequence with tile.varlen_chunk; K = 60 is covered by two
+// 32-wide tiles.
 
 // CHECK-LABEL: func.func @gate_varlen
 // CHECK-SAME: (%[[G:.*]]: memref<1x?x2x60xbf16>, %[[CU:.*]]: memref<?xi64>, %[[OUT:.*]]: memref<1x?x2x60xf32>)
 // CHECK-SAME: kda.arg_dims = ["1,T,2,60", "N1", "1,T,2,60"], kda.arg_names = ["g", "cu_seqlens", "G"]
 // CHECK-SAME: chunk = "32"
 // CHECK-SAME: varlen = "1"
-// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[LEN:.*]] = memref.dim %[[CU]], %{{.*}} : memref<?xi64>
 // CHECK-DAG: %[[N:.*]] = arith.subi %[[LEN]], %{{.*}} : index
 // CHECK-DAG: %[[FULL:.*]] = arith.divui %{{.*}}, %{{.*}} : index
-// CHECK-DAG: %[[NY:.*]] = arith.addi %[[FULL]], %[[N]] : index
-// CHECK: tile.launch @gate_varlen_gate_cumsum_0 grid [%[[C2]], %[[NY]], %{{.*}}] args(%[[G]], %[[OUT]], %[[CU]] :
+// CHECK-DAG: %[[NT:.*]] = arith.addi %[[FULL]], %[[N]] : index
+// CHECK: tile.launch @gate_varlen_gate_cumsum_0 grid [%{{.*}}, %{{.*}}, %{{.*}}] args(%[[G]], %[[OUT]], %[[CU]] :
 // CHECK: func.func @gate_varlen_gate_cumsum_0
 // CHECK: %{{.*}}, %[[C:.*]], %[[BOS:.*]], %[[LENGTH:.*]], %[[OK:.*]] = tile.varlen_chunk %{{.*}}, %{{.*}} chunk_size 32 : memref<?xi64>
 // CHECK: scf.if %[[OK]]

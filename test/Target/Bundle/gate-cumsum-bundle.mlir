@@ -18,7 +18,7 @@
 // CHECK-NEXT: kernel gate_varlen_gate_cumsum_0
 // CHECK-NEXT: block 128 1 1
 // CHECK-NEXT: shared 0
-// CHECK-NEXT: grid 2 add(div(dim(0,1),32),sub(dim(2,0),1)) 2
+// CHECK-NEXT: grid mul(add(div(dim(0,1),32),sub(dim(2,0),1)),4) 1 1
 // CHECK-NEXT: param arg 0
 // CHECK-NEXT: param arg 3
 // CHECK-NEXT: param arg 1

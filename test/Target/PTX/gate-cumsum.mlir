@@ -13,7 +13,7 @@
 // CHECK-COUNT-22: .param .u64
 // CHECK-NOT: .param
 // CHECK: .shared .align {{[0-9]+}} .b8
-// CHECK: mov.u32 %r{{[0-9]+}}, %ctaid.z
+// CHECK: mov.u32 %r{{[0-9]+}}, %ctaid.x
 // CHECK: mov.u32 %r{{[0-9]+}}, %tid.x
 // CHECK: bar.sync 0
 // CHECK: ld.global.b32
