@@ -80,13 +80,17 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     attributions, and each linalg op is distributed over the block's threads
     (its parallel iteration space is strided over the threads, its reduction
     dimensions run sequentially in each thread), followed by a barrier.
+    Matmuls marked `tile.tf32` (operands already rounded to tf32) with
+    static shapes that are multiples of 16x8x8 run on tensor cores instead:
+    each warp computes 16x8 output tiles with `mma.sync.m16n8k8` (tf32).
     The host functions and their `tile.launch` ops are kept: they are the
     launch plan.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::affine::AffineDialect"
+    "::mlir::affine::AffineDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",

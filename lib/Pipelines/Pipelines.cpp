@@ -40,6 +40,7 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(memref::createExpandStridedMetadataPass());
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createSCFToControlFlowPass());
+  gpuPm.addPass(createConvertNVGPUToNVVMPass());
   gpuPm.addPass(createConvertGpuOpsToNVVMOps());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorCore.h"
+
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -88,6 +90,15 @@ std::pair<linalg::LinalgOp, unsigned> orderParallelFirst(RewriterBase &rewriter,
 LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
                          int64_t numThreads) {
   Location loc = op.getLoc();
+  // Matmuls on tf32-rounded operands run on tensor cores.
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+      matmul && kda::canUseTF32MmaSync(matmul, numThreads)) {
+    Operation *after = matmul->getNextNode();
+    kda::lowerMatmulToTF32MmaSync(rewriter, matmul, numThreads);
+    rewriter.setInsertionPoint(after);
+    gpu::BarrierOp::create(rewriter, loc);
+    return success();
+  }
   auto [ordered, numParallel] = orderParallelFirst(rewriter, op);
   rewriter.setInsertionPoint(ordered);
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);

@@ -224,10 +224,16 @@ Value subTiles(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return generic.getResult(0);
 }
 
-Value matmul(OpBuilder &b, Location loc, Value a, Value bm, Value acc) {
-  return linalg::MatmulOp::create(b, loc, acc.getType(), ValueRange{a, bm},
-                                  ValueRange{acc})
-      .getResult(0);
+/// A linalg.matmul; `tf32Operands` marks it (attribute `tile.tf32`) as
+/// having operands already rounded to tf32, which the GPU path may run on
+/// tensor cores with no further loss.
+Value matmul(OpBuilder &b, Location loc, Value a, Value bm, Value acc,
+             bool tf32Operands = false) {
+  auto mm = linalg::MatmulOp::create(b, loc, acc.getType(), ValueRange{a, bm},
+                                     ValueRange{acc});
+  if (tf32Operands)
+    mm->setAttr(kda::tile::TileDialect::getTF32AttrName(), b.getUnitAttr());
+  return mm.getResult(0);
 }
 
 /// tile.dot -> linalg.matmul, with tf32 operand rounding where asked.
@@ -246,7 +252,7 @@ struct LowerDot : OpRewritePattern<DotOp> {
       break;
     case Precision::tf32:
       result = matmul(rewriter, loc, roundToTF32(rewriter, loc, a),
-                      roundToTF32(rewriter, loc, b), acc);
+                      roundToTF32(rewriter, loc, b), acc, /*tf32Operands=*/true);
       break;
     case Precision::tf32x3: {
       Value aHi = roundToTF32(rewriter, loc, a);
@@ -254,9 +260,9 @@ struct LowerDot : OpRewritePattern<DotOp> {
       Value aLo = roundToTF32(rewriter, loc, subTiles(rewriter, loc, a, aHi));
       Value bLo = roundToTF32(rewriter, loc, subTiles(rewriter, loc, b, bHi));
       // Small terms first: acc + lo*hi + hi*lo + hi*hi.
-      result = matmul(rewriter, loc, aLo, bHi, acc);
-      result = matmul(rewriter, loc, aHi, bLo, result);
-      result = matmul(rewriter, loc, aHi, bHi, result);
+      result = matmul(rewriter, loc, aLo, bHi, acc, true);
+      result = matmul(rewriter, loc, aHi, bLo, result, true);
+      result = matmul(rewriter, loc, aHi, bHi, result, true);
       break;
     }
     }

@@ -102,16 +102,40 @@ FailureOr<std::string> kda::buildManifest(func::FuncOp entry, StringRef chip) {
   std::string text;
   llvm::raw_string_ostream os(text);
   Block &body = entry.getBody().front();
+  auto numInputs = entry->getAttrOfType<IntegerAttr>("kda.num_inputs");
+  if (!numInputs || numInputs.getInt() < 0 ||
+      numInputs.getInt() > body.getNumArguments())
+    return entry.emitError("the entry needs a 'kda.num_inputs' attribute "
+                           "(how many leading arguments are inputs; the rest "
+                           "are outputs)");
+  // kda functions get names, dimension symbols and a key from
+  // --convert-kda-to-tile; entries written at the tile level get generic
+  // ones: argN, and D<arg>_<dim> for dynamic dimensions.
+  Builder builder(entry.getContext());
   auto names = entry->getAttrOfType<ArrayAttr>("kda.arg_names");
   auto dims = entry->getAttrOfType<ArrayAttr>("kda.arg_dims");
-  auto numInputs = entry->getAttrOfType<IntegerAttr>("kda.num_inputs");
   auto key = entry->getAttrOfType<DictionaryAttr>("kda.key");
-  if (!names || !dims || !numInputs || !key ||
-      names.size() != body.getNumArguments() ||
-      dims.size() != body.getNumArguments())
-    return entry.emitError("the entry lacks the kda.arg_names, kda.arg_dims, "
-                           "kda.num_inputs or kda.key attributes written by "
-                           "--convert-kda-to-tile");
+  if (!names || !dims || names.size() != body.getNumArguments() ||
+      dims.size() != body.getNumArguments()) {
+    SmallVector<Attribute> genericNames, genericDims;
+    for (BlockArgument arg : body.getArguments()) {
+      unsigned i = arg.getArgNumber();
+      genericNames.push_back(builder.getStringAttr("arg" + Twine(i)));
+      std::string shape;
+      if (auto type = dyn_cast<MemRefType>(arg.getType()))
+        for (auto [d, size] : llvm::enumerate(type.getShape()))
+          shape += (d ? "," : "") +
+                   (ShapedType::isDynamic(size)
+                        ? "D" + std::to_string(i) + "_" + std::to_string(d)
+                        : std::to_string(size));
+      genericDims.push_back(builder.getStringAttr(shape));
+    }
+    names = builder.getArrayAttr(genericNames);
+    dims = builder.getArrayAttr(genericDims);
+  }
+  if (!key)
+    key = builder.getDictionaryAttr(builder.getNamedAttr(
+        "program", builder.getStringAttr("custom")));
 
   os << "abi 1\n";
   os << "chip " << chip << "\n";

@@ -52,6 +52,7 @@ func.func @store_masked(%v: tensor<16x16xf32>, %m: memref<?x16xf32>, %r: index) 
 // -----
 
 // CHECK-LABEL: func.func @dot_ieee
+// CHECK-NOT: tile.tf32
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<32x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
 // CHECK-NOT: arith.bitcast
 func.func @dot_ieee(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
@@ -68,7 +69,7 @@ func.func @dot_ieee(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8
 // CHECK: arith.addi %{{.*}}, %c4096_i32
 // CHECK: arith.andi %{{.*}}, %c-8192_i32
 // CHECK: linalg.generic
-// CHECK: %[[MM:.*]] = linalg.matmul
+// CHECK: %[[MM:.*]] = linalg.matmul {tile.tf32}
 // CHECK-NOT: linalg.matmul
 // CHECK: return %[[MM]]
 func.func @dot_tf32(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
@@ -80,9 +81,9 @@ func.func @dot_tf32(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>, %c: tensor<16x8xf
 
 // tf32x3: lo*hi + hi*lo + hi*hi, three matmuls chained through the accumulator.
 // CHECK-LABEL: func.func @dot_tf32x3
-// CHECK: %[[M1:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : {{.*}}) outs(%{{.*}} : tensor<16x8xf32>)
-// CHECK: %[[M2:.*]] = linalg.matmul ins({{.*}}) outs(%[[M1]] : tensor<16x8xf32>)
-// CHECK: %[[M3:.*]] = linalg.matmul ins({{.*}}) outs(%[[M2]] : tensor<16x8xf32>)
+// CHECK: %[[M1:.*]] = linalg.matmul {tile.tf32} ins(%{{.*}}, %{{.*}} : {{.*}}) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK: %[[M2:.*]] = linalg.matmul {tile.tf32} ins({{.*}}) outs(%[[M1]] : tensor<16x8xf32>)
+// CHECK: %[[M3:.*]] = linalg.matmul {tile.tf32} ins({{.*}}) outs(%[[M2]] : tensor<16x8xf32>)
 // CHECK: return %[[M3]]
 func.func @dot_tf32x3(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
   %d = tile.dot %a, %b, %c precision = tf32x3 : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>

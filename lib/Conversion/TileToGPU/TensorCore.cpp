@@ -1,0 +1,124 @@
+//===- TensorCore.cpp - matmuls on tensor cores in a thread block ---------===//
+//
+// Fragment layouts of mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// (PTX ISA), with g = lane / 4 and t = lane % 4:
+//   A (16x8):  a0 = A[g][t],   a1 = A[g+8][t],  a2 = A[g][t+4], a3 = A[g+8][t+4]
+//   B (8x8):   b0 = B[t][g],   b1 = B[t+4][g]
+//   C (16x8):  c0 = C[g][2t],  c1 = C[g][2t+1], c2 = C[g+8][2t], c3 = C[g+8][2t+1]
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCore.h"
+
+#include "kda/Dialect/Tile/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+bool kda::canUseTF32MmaSync(linalg::MatmulOp op, int64_t numThreads) {
+  if (!op->hasAttr(tile::TileDialect::getTF32AttrName()) ||
+      numThreads % 32 != 0 || !op.hasPureBufferSemantics())
+    return false;
+  auto a = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto b = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto c = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!a || !b || !c || !a.hasStaticShape() || !b.hasStaticShape() ||
+      !c.hasStaticShape())
+    return false;
+  if (!a.getElementType().isF32() || !b.getElementType().isF32() ||
+      !c.getElementType().isF32())
+    return false;
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
+  return m % 16 == 0 && n % 8 == 0 && k % 8 == 0;
+}
+
+void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
+                                   int64_t numThreads) {
+  Location loc = op.getLoc();
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+  Value c = op.getDpsInits()[0];
+  auto cType = cast<MemRefType>(c.getType());
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = cast<MemRefType>(a.getType()).getDimSize(1);
+  rewriter.setInsertionPoint(op);
+
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(rewriter, loc, x, y).getResult();
+  };
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
+  Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
+  Value g = arith::DivUIOp::create(rewriter, loc, lane, cst(4));
+  Value t = arith::RemUIOp::create(rewriter, loc, lane, cst(4));
+  Value g8 = add(g, cst(8));
+  Value t4 = add(t, cst(4));
+  Value t2 = arith::MulIOp::create(rewriter, loc, t, cst(2));
+  Value t21 = add(t2, cst(1));
+
+  int64_t tilesN = n / 8;
+  auto tileLoop = scf::ForOp::create(rewriter, loc, warp,
+                                     cst((m / 16) * tilesN),
+                                     cst(numThreads / 32));
+  rewriter.setInsertionPointToStart(tileLoop.getBody());
+  Value tile = tileLoop.getInductionVar();
+  Value row0 = arith::MulIOp::create(
+      rewriter, loc, arith::DivUIOp::create(rewriter, loc, tile, cst(tilesN)),
+      cst(16));
+  Value col0 = arith::MulIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, cst(tilesN)),
+      cst(8));
+  Value rg = add(row0, g), rg8 = add(row0, g8);
+  Value cg = add(col0, g);
+  Value c2t = add(col0, t2), c2t1 = add(col0, t21);
+
+  auto load = [&](Value mem, Value i, Value j) {
+    return memref::LoadOp::create(rewriter, loc, mem, ValueRange{i, j})
+        .getResult();
+  };
+  Type f32 = rewriter.getF32Type();
+  auto accType = VectorType::get({2, 2}, f32);
+  Value acc = vector::FromElementsOp::create(
+      rewriter, loc, accType,
+      ValueRange{load(c, rg, c2t), load(c, rg, c2t1), load(c, rg8, c2t),
+                 load(c, rg8, c2t1)});
+
+  auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(8),
+                                  ValueRange{acc});
+  rewriter.setInsertionPointToStart(kLoop.getBody());
+  Value kk = kLoop.getInductionVar();
+  Value kt = add(kk, t), kt4 = add(kk, t4);
+  Value aFrag = vector::FromElementsOp::create(
+      rewriter, loc, VectorType::get({4, 1}, f32),
+      ValueRange{load(a, rg, kt), load(a, rg8, kt), load(a, rg, kt4),
+                 load(a, rg8, kt4)});
+  Value bFrag = vector::FromElementsOp::create(
+      rewriter, loc, VectorType::get({2, 1}, f32),
+      ValueRange{load(b, kt, cg), load(b, kt4, cg)});
+  Value next = nvgpu::MmaSyncOp::create(
+      rewriter, loc, aFrag, bFrag, kLoop.getRegionIterArgs()[0],
+      ArrayRef<int64_t>{16, 8, 8}, /*tf32Enabled=*/true);
+  scf::YieldOp::create(rewriter, loc, next);
+
+  rewriter.setInsertionPointAfter(kLoop);
+  Value result = kLoop.getResult(0);
+  auto store = [&](int64_t i, int64_t j, Value row, Value col) {
+    Value v = vector::ExtractOp::create(rewriter, loc, result,
+                                        ArrayRef<int64_t>{i, j});
+    memref::StoreOp::create(rewriter, loc, v, c, ValueRange{row, col});
+  };
+  store(0, 0, rg, c2t);
+  store(0, 1, rg, c2t1);
+  store(1, 0, rg8, c2t);
+  store(1, 1, rg8, c2t1);
+  rewriter.setInsertionPointAfter(tileLoop);
+  rewriter.eraseOp(op);
+}

@@ -1,0 +1,25 @@
+//===- TensorCore.h - matmuls on tensor cores in a thread block -*- C++ -*-===//
+
+#ifndef KDA_LIB_CONVERSION_TILETOGPU_TENSORCORE_H
+#define KDA_LIB_CONVERSION_TILETOGPU_TENSORCORE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::kda {
+
+/// Returns true if `op` (on memrefs) can run on tf32 tensor cores: marked
+/// `tile.tf32`, f32 operands, static shapes with M % 16 == 0, N % 8 == 0 and
+/// K % 8 == 0, and a block of whole warps.
+bool canUseTF32MmaSync(linalg::MatmulOp op, int64_t numThreads);
+
+/// Replaces `op` by warp-level `mma.sync.m16n8k8` (tf32) code: the block's
+/// warps take 16x8 output tiles in turn, load their fragments from the
+/// operand buffers, accumulate over K in registers and store the tile back.
+/// Does not add the trailing barrier.
+void lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
+                              int64_t numThreads);
+
+} // namespace mlir::kda
+
+#endif // KDA_LIB_CONVERSION_TILETOGPU_TENSORCORE_H
