@@ -1,0 +1,59 @@
+//===- HostTensor.h - typed host buffers of kda-run --------------*- C++ -*-===//
+//
+// A dense row-major tensor in host memory of one of the bundle dtypes, with
+// element access through double (stores round to nearest even).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_RUN_HOSTTENSOR_H
+#define KDA_RUN_HOSTTENSOR_H
+
+#include "kda/Runtime/Types.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kda::run {
+
+/// `x` rounded to the precision of `dtype` (to nearest even; integers
+/// truncate toward zero).
+double roundTo(rt::DType dtype, double x);
+
+class HostTensor {
+public:
+  HostTensor() = default;
+  HostTensor(rt::DType dtype, std::vector<int64_t> shape);
+
+  rt::DType dtype() const { return type; }
+  const std::vector<int64_t> &shape() const { return dims; }
+  int64_t size() const { return count; }
+  size_t bytes() const { return count * rt::dtypeSize(type); }
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+
+  /// Element i as double.
+  double get(int64_t i) const;
+  /// Stores x rounded to the dtype.
+  void set(int64_t i, double x);
+  /// Sets every byte (0xFF makes every float element NaN).
+  void fillBytes(unsigned char byte);
+  /// "1x300x4x128".
+  std::string shapeText() const;
+  /// A TensorArg over `pointer` (this tensor's data when null).
+  rt::TensorArg arg(void *pointer = nullptr);
+
+private:
+  struct Free {
+    void operator()(void *p) const;
+  };
+  rt::DType type = rt::DType::F32;
+  std::vector<int64_t> dims;
+  int64_t count = 0;
+  std::unique_ptr<void, Free> storage;
+};
+
+} // namespace kda::run
+
+#endif // KDA_RUN_HOSTTENSOR_H

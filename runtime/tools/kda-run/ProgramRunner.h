@@ -1,0 +1,51 @@
+//===- ProgramRunner.h - per-program inputs and reference checks -*- C++ -*-===//
+//
+// kda-run dispatches on the bundle's `program` key. A runner checks the
+// command line against the bundle, fixes the shape of every argument, makes
+// inputs the way fla's tests do, and compares the outputs with the float64
+// reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_RUN_PROGRAMRUNNER_H
+#define KDA_RUN_PROGRAMRUNNER_H
+
+#include "HostTensor.h"
+#include "Options.h"
+#include "Report.h"
+
+#include "kda/Runtime/Bundle.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kda::run {
+
+class ProgramRunner {
+public:
+  virtual ~ProgramRunner() = default;
+  /// Checks the options against the manifest and fixes all shapes.
+  virtual bool configure(const Options &options, const rt::Manifest &manifest,
+                         std::string &error) = 0;
+  /// "B=2 T=300 HV=4 K=64 chunk=64 gate=precomputed" for the header line.
+  virtual std::string describe() const = 0;
+  /// The shape of every manifest argument.
+  virtual const std::vector<std::vector<int64_t>> &shapes() const = 0;
+  /// Fills every input argument (except cu_seqlens) with random values.
+  virtual void makeInputs(std::vector<HostTensor> &args) = 0;
+  /// Compares the outputs with the reference computed from the inputs in
+  /// `args` (as stored, i.e. already rounded to their dtypes).
+  virtual void check(const std::vector<HostTensor> &args,
+                     std::vector<OutputStats> &outputs) = 0;
+};
+
+/// The runner of `program`, or null when kda-run does not know it.
+std::unique_ptr<ProgramRunner> makeRunner(const std::string &program);
+
+/// The programs makeRunner knows, comma-separated.
+const char *knownPrograms();
+
+} // namespace kda::run
+
+#endif // KDA_RUN_PROGRAMRUNNER_H
