@@ -32,6 +32,8 @@ tools = [
     "kda-translate",
     "kda-cpu-run",
     "kda-reference-test",
+    "kda-run",
+    "kda-runtime-test",
     "mlir-opt",
     "mlir-runner",
     "not",
