@@ -42,6 +42,10 @@ def Tile_Dialect : Dialect {
     /// Name of the unit attribute on a linalg.matmul whose f32 operands are
     /// already rounded to tf32 (so tensor cores compute it exactly).
     static constexpr ::llvm::StringLiteral getTF32AttrName() { return "tile.tf32"; }
+    /// Name of the dictionary attribute marking the linalg.generic that
+    /// implements a tile.scan ({dim, kind, reverse}), so that the GPU path
+    /// can run it as one sequential loop per thread (same summation order).
+    static constexpr ::llvm::StringLiteral getScanAttrName() { return "tile.scan"; }
   }];
 }
 

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Scan.h"
 #include "TensorCore.h"
 
 #include "kda/Conversion/Passes.h"
@@ -95,6 +96,15 @@ LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
       matmul && kda::canUseTF32MmaSync(matmul, numThreads)) {
     Operation *after = matmul->getNextNode();
     kda::lowerMatmulToTF32MmaSync(rewriter, matmul, numThreads);
+    rewriter.setInsertionPoint(after);
+    gpu::BarrierOp::create(rewriter, loc);
+    return success();
+  }
+  // Scans run as one sequential loop per line and thread.
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      generic && kda::isMarkedScan(generic)) {
+    Operation *after = generic->getNextNode();
+    kda::lowerScanToThreadLoops(rewriter, generic, numThreads);
     rewriter.setInsertionPoint(after);
     gpu::BarrierOp::create(rewriter, loc);
     return success();

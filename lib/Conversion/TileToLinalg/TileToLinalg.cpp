@@ -340,6 +340,13 @@ struct LowerScan : OpRewritePattern<ScanOp> {
           linalg::YieldOp::create(nb, nloc,
                                   combine(nb, nloc, kind, args[1], term));
         });
+    generic->setAttr(TileDialect::getScanAttrName(),
+                     rewriter.getDictionaryAttr({
+                         rewriter.getNamedAttr("dim", op.getDimAttr()),
+                         rewriter.getNamedAttr("kind", op.getKindAttr()),
+                         rewriter.getNamedAttr("reverse",
+                                               rewriter.getBoolAttr(reverse)),
+                     }));
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }

@@ -350,9 +350,11 @@ void GateCumsumRunner::check(const std::vector<HostTensor> &args,
 std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
   if (program == "gate_cumsum")
     return std::make_unique<GateCumsumRunner>();
+  if (program == "custom")
+    return makeCustomRunner();
   return nullptr;
 }
 
-const char *knownPrograms() { return "gate_cumsum"; }
+const char *knownPrograms() { return "gate_cumsum, custom"; }
 
 } // namespace kda::run

@@ -43,6 +43,10 @@ public:
 /// The runner of `program`, or null when kda-run does not know it.
 std::unique_ptr<ProgramRunner> makeRunner(const std::string &program);
 
+/// The runner of tile-level (`custom`) programs: no reference; needs
+/// --no-check and --inputs.
+std::unique_ptr<ProgramRunner> makeCustomRunner();
+
 /// The programs makeRunner knows, comma-separated.
 const char *knownPrograms();
 
