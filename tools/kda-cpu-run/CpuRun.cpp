@@ -45,20 +45,21 @@ static bool resolveDim(int64_t typeDim, int64_t runtime, int64_t &out) {
 }
 
 int ::kda::setupTokens(const RunOptions &options, RankedTensorType rows,
-                     StringRef name, bool programIsVarlen,
-                     ref::Problem &problem) {
+                       StringRef name, bool programIsVarlen,
+                       ref::Problem &problem) {
   if (options.batch < 1 || options.seqLen < 1)
     return fail("--batch and --seq-len must be positive");
   if (options.hasCuSeqlens && options.batch != 1)
     return fail("--cu-seqlens needs --batch 1 (sequences are packed along T)");
   if (!resolveDim(rows.getDimSize(0), options.batch, problem.B) ||
       !resolveDim(rows.getDimSize(1), options.seqLen, problem.T))
-    return fail("--batch/--seq-len disagree with the static shape of '" +
-                name + "'");
+    return fail("--batch/--seq-len disagree with the static shape of '" + name +
+                "'");
   if (options.hasCuSeqlens) {
     if (!parseOffsets(options.cuSeqlens, problem.cuSeqlens))
       return fail("--cu-seqlens must be a comma-separated list of integers, "
-                  "got '" + options.cuSeqlens + "'");
+                  "got '" +
+                  options.cuSeqlens + "'");
     const std::vector<int64_t> &cu = problem.cuSeqlens;
     if (cu.size() < 2)
       return fail("--cu-seqlens needs at least two offsets (one sequence)");
@@ -80,7 +81,7 @@ int ::kda::setupTokens(const RunOptions &options, RankedTensorType rows,
 }
 
 int ::kda::checkProblem(const ref::Problem &problem, StringRef what,
-                      ArrayRef<int64_t> dims) {
+                        ArrayRef<int64_t> dims) {
   if (const char *why = problem.checkError(); why && *why)
     return fail(why);
   // The CPU path is for small problems: keep every tensor under 2^31
@@ -110,8 +111,8 @@ static bool isKDAFunction(func::FuncOp func) {
 }
 
 int ::kda::compileAndRun(ModuleOp module, func::FuncOp entry,
-                       const RunOptions &options,
-                       const std::vector<HostTensor *> &tensors) {
+                         const RunOptions &options,
+                         const std::vector<HostTensor *> &tensors) {
   // Only the entry is compiled: other kda functions of the file (other
   // problem variants) would only cost compile time.
   std::string name = entry.getName().str();
@@ -148,8 +149,7 @@ int ::kda::compileAndRun(ModuleOp module, func::FuncOp entry,
 namespace kda {
 OutputCheck compareOutput(StringRef name, const std::vector<double> &out,
                           const std::vector<double> &ref,
-                          const std::vector<int64_t> *where,
-                          double threshold) {
+                          const std::vector<int64_t> *where, double threshold) {
   OutputCheck check;
   check.name = name.str();
   check.threshold = threshold;

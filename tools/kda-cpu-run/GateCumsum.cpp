@@ -20,13 +20,13 @@ using namespace mlir;
 using namespace ::kda;
 
 int ::kda::runGateCumsum(ModuleOp module, func::FuncOp entry,
-                       mlir::kda::GateCumsumOp gate,
-                       const RunOptions &options) {
+                         mlir::kda::GateCumsumOp gate,
+                         const RunOptions &options) {
   // Problem sizes.
   ref::Problem problem;
   auto gType = cast<RankedTensorType>(gate.getG().getType());
-  if (int rc = setupTokens(options, gType, "g", bool(gate.getCuSeqlens()),
-                           problem))
+  if (int rc =
+          setupTokens(options, gType, "g", bool(gate.getCuSeqlens()), problem))
     return rc;
   problem.HV = problem.H = gType.getDimSize(2);
   problem.K = problem.V = gType.getDimSize(3);
@@ -109,14 +109,13 @@ int ::kda::runGateCumsum(ModuleOp module, func::FuncOp entry,
   std::vector<double> out = gOut.read();
   if (options.injectError && !out.empty())
     out[out.size() / 2] += 1.0;
-  std::printf("kda-cpu-run: %s (kda.gate_cumsum) B=%lld T=%lld HV=%lld K=%lld "
-              "chunk=%lld%s seed=%llu\n",
-              name.c_str(), (long long)problem.B, (long long)problem.T,
-              (long long)problem.HV, (long long)problem.K,
-              (long long)problem.chunkSize,
-              problem.isVarlen() ? (" cu_seqlens=" + options.cuSeqlens).c_str()
-                                 : "",
-              (unsigned long long)options.seed);
+  std::printf(
+      "kda-cpu-run: %s (kda.gate_cumsum) B=%lld T=%lld HV=%lld K=%lld "
+      "chunk=%lld%s seed=%llu\n",
+      name.c_str(), (long long)problem.B, (long long)problem.T,
+      (long long)problem.HV, (long long)problem.K, (long long)problem.chunkSize,
+      problem.isVarlen() ? (" cu_seqlens=" + options.cuSeqlens).c_str() : "",
+      (unsigned long long)options.seed);
   // fp32 sums of fp32 inputs over at most 64 rows: ~1e-7 relative.
   return report({compareOutput("G", out, ref, nullptr, 1e-5)});
 }

@@ -91,8 +91,9 @@ void modelOffDiagonalBlocks(const ref::Problem &p, const std::vector<double> &q,
         kj.resize(rows * K);
         for (int64_t j = 0; j < rows; ++j)
           for (int64_t d = 0; d < K; ++d)
-            kj[j * K + d] = roundToTF32(
-                kAt(c.begin + j, d) * std::exp2(gAt(r0, d) - gAt(c.begin + j, d)));
+            kj[j * K + d] =
+                roundToTF32(kAt(c.begin + j, d) *
+                            std::exp2(gAt(r0, d) - gAt(c.begin + j, d)));
         for (int64_t i = r0; i < std::min(r0 + bc, c.end); ++i) {
           for (int64_t d = 0; d < K; ++d) {
             float e = std::exp2(gAt(i, d) - gAt(r0, d));
@@ -118,13 +119,14 @@ void modelOffDiagonalBlocks(const ref::Problem &p, const std::vector<double> &q,
 } // namespace
 
 int ::kda::runInterSolve(ModuleOp module, func::FuncOp entry,
-                       mlir::kda::InterSolveOp op, const RunOptions &options) {
+                         mlir::kda::InterSolveOp op,
+                         const RunOptions &options) {
   // Problem sizes.
   ref::Problem problem;
   auto qType = cast<RankedTensorType>(op.getQ().getType());
   auto gType = cast<RankedTensorType>(op.getG().getType());
-  if (int rc = setupTokens(options, qType, "q", bool(op.getCuSeqlens()),
-                           problem))
+  if (int rc =
+          setupTokens(options, qType, "q", bool(op.getCuSeqlens()), problem))
     return rc;
   problem.H = qType.getDimSize(2);
   problem.HV = gType.getDimSize(2);
@@ -144,18 +146,26 @@ int ::kda::runInterSolve(ModuleOp module, func::FuncOp entry,
 
   ElementKind io, betaKind;
   if (!getElementKind(qType.getElementType(), io) ||
-      !getElementKind(cast<RankedTensorType>(op.getBeta().getType())
-                          .getElementType(),
-                      betaKind))
+      !getElementKind(
+          cast<RankedTensorType>(op.getBeta().getType()).getElementType(),
+          betaKind))
     return fail("unsupported element type of 'q' or 'beta'");
 
   // Which argument of the function each operand is.
-  enum Role { RoleQ, RoleK, RoleG, RoleBeta, RoleAqk, RoleAkkd, RoleCu, NumRoles };
-  const char *roleNames[] = {"q", "k", "G", "beta", "Aqk", "Akkd",
-                             "cu_seqlens"};
-  Value operands[] = {op.getQ(),   op.getK(),    op.getG(),
-                      op.getBeta(), op.getAqk(), op.getAkkd(),
-                      op.getCuSeqlens()};
+  enum Role {
+    RoleQ,
+    RoleK,
+    RoleG,
+    RoleBeta,
+    RoleAqk,
+    RoleAkkd,
+    RoleCu,
+    NumRoles
+  };
+  const char *roleNames[] = {"q",   "k",    "G",         "beta",
+                             "Aqk", "Akkd", "cu_seqlens"};
+  Value operands[] = {op.getQ(),   op.getK(),    op.getG(),        op.getBeta(),
+                      op.getAqk(), op.getAkkd(), op.getCuSeqlens()};
   unsigned numArgs = entry.getNumArguments();
   std::vector<int> roleOfArg(numArgs, -1);
   for (int r = 0; r < NumRoles; ++r) {
@@ -167,13 +177,15 @@ int ::kda::runInterSolve(ModuleOp module, func::FuncOp entry,
                   "' of kda.inter_solve must be a function argument");
     if (roleOfArg[a] >= 0)
       return fail(Twine("operands '") + roleNames[roleOfArg[a]] + "' and '" +
-                  roleNames[r] + "' of kda.inter_solve must be distinct "
+                  roleNames[r] +
+                  "' of kda.inter_solve must be distinct "
                   "function arguments");
     roleOfArg[a] = r;
   }
   for (unsigned a = 0; a < numArgs; ++a)
     if (roleOfArg[a] < 0)
-      return fail("argument #" + Twine(a) + " is not an operand of "
+      return fail("argument #" + Twine(a) +
+                  " is not an operand of "
                   "kda.inter_solve");
 
   // Inputs, made like fla's tests, rounded to the program's dtypes.
@@ -269,8 +281,8 @@ int ::kda::runInterSolve(ModuleOp module, func::FuncOp entry,
       args[a] = make(io, chunkShape, aqkIn);
       break;
     case RoleAkkd:
-      args[a] = make(ElementKind::F32, {problem.B, problem.T, problem.HV, bc},
-                     akkd);
+      args[a] =
+          make(ElementKind::F32, {problem.B, problem.T, problem.HV, bc}, akkd);
       break;
     case RoleCu:
       args[a] = make(ElementKind::I64,
@@ -299,12 +311,11 @@ int ::kda::runInterSolve(ModuleOp module, func::FuncOp entry,
   std::printf("kda-cpu-run: %s (kda.inter_solve) B=%lld T=%lld H=%lld HV=%lld "
               "K=%lld chunk=%lld%s%s precision=%s io=%s seed=%llu\n",
               name.c_str(), (long long)problem.B, (long long)problem.T,
-              (long long)problem.H, (long long)problem.HV,
-              (long long)problem.K, (long long)bt,
+              (long long)problem.H, (long long)problem.HV, (long long)problem.K,
+              (long long)bt,
               problem.isVarlen() ? (" cu_seqlens=" + options.cuSeqlens).c_str()
                                  : "",
-              safeGate ? " safe_gate" : "",
-              precision.c_str(),
+              safeGate ? " safe_gate" : "", precision.c_str(),
               io == ElementKind::BF16  ? "bf16"
               : io == ElementKind::F16 ? "f16"
                                        : "f32",

@@ -29,9 +29,8 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<kda program .mlir>"),
-                                      cl::Required);
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::desc("<kda program .mlir>"), cl::Required);
 static cl::opt<int64_t> batchOpt("batch", cl::desc("batch size B"),
                                  cl::init(1));
 static cl::opt<int64_t> seqLenOpt("seq-len", cl::desc("tokens T"),
@@ -53,9 +52,8 @@ static cl::opt<bool> injectErrorOpt(
     cl::desc("add 1.0 to one output element before checking (tests that the "
              "checker catches a wrong result)"),
     cl::init(false));
-static cl::opt<std::string> entryOpt("entry",
-                                     cl::desc("name of the kda function"),
-                                     cl::init(""));
+static cl::opt<std::string>
+    entryOpt("entry", cl::desc("name of the kda function"), cl::init(""));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -98,8 +96,8 @@ int main(int argc, char **argv) {
   }
   if (!entry)
     return ::kda::fail(entryOpt.empty()
-                         ? "no function with kda ops in '" + inputFile + "'"
-                         : "no kda function named '" + entryOpt + "'");
+                           ? "no function with kda ops in '" + inputFile + "'"
+                           : "no kda function named '" + entryOpt + "'");
 
   ::kda::RunOptions options;
   options.inputFile = inputFile;
@@ -122,5 +120,5 @@ int main(int argc, char **argv) {
       return ::kda::runInterSolve(*module, entry, solve, options);
   }
   return ::kda::fail("only functions made of a single kda.gate_cumsum or "
-                   "kda.inter_solve can be checked on the CPU so far");
+                     "kda.inter_solve can be checked on the CPU so far");
 }

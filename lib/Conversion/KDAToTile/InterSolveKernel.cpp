@@ -76,7 +76,9 @@ struct InterSolveBuilder {
         b, loc, b.getFloatAttr(type.getElementType(), v));
     return tile::SplatOp::create(b, loc, type, scalar);
   }
-  Value zeros(ArrayRef<int64_t> shape) { return splat(tileOf(shape, f32()), 0.0); }
+  Value zeros(ArrayRef<int64_t> shape) {
+    return splat(tileOf(shape, f32()), 0.0);
+  }
 
   Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
@@ -126,8 +128,7 @@ struct InterSolveBuilder {
     auto type = cast<RankedTensorType>(x.getType());
     if (element.isF32())
       return x;
-    return arith::TruncFOp::create(b, loc, tileOf(type.getShape(), element),
-                                   x);
+    return arith::TruncFOp::create(b, loc, tileOf(type.getShape(), element), x);
   }
 
   /// i1 tile of `shape`: true where the index along `dim` is < `bound`
@@ -207,8 +208,7 @@ struct InterSolveKernel {
   /// tiles of sub-chunks 0 .. i-1.
   SmallVector<Value> buildSubChunkStep(int64_t i, Value col,
                                        SmallVector<Value> ks,
-                                       SmallVector<Value> gs,
-                                       ValueRange acc) {
+                                       SmallVector<Value> gs, ValueRange acc) {
     auto ifOp = scf::IfOp::create(b(), loc(), acc.getTypes(), subValid(i),
                                   /*withElseRegion=*/true);
     {
@@ -231,7 +231,8 @@ struct InterSolveKernel {
       // of a zero-padded G is not bounded).
       Value inRange =
           t.indexMask({kBC, bk}, 0, subRowsLeft(i), arith::CmpIPredicate::slt);
-      Value decay = t.select(inRange, t.exp2(t.sub(gi, gn)), t.zeros({kBC, bk}));
+      Value decay =
+          t.select(inRange, t.exp2(t.sub(gi, gn)), t.zeros({kBC, bk}));
       Value qg = t.mul(qi, decay);
       Value kg = t.mul(ki, decay);
       SmallVector<Value> next(acc.begin(), acc.end());
@@ -359,11 +360,11 @@ struct InterSolveKernel {
     //===------------------------------------------------------------------===//
     SmallVector<Value> d;
     for (int64_t i = 0; i < numSub; ++i) {
-      Value block = tile::LoadOp::create(
-          b(), loc(), t.tileOf(blockShape, t.f32()), akkd,
-          ValueRange{batch, subRow(i), head, t.index(0)},
-          ValueRange{rowEnd, t.index(kBC)}, b().getDenseI64ArrayAttr({1, 3}),
-          nullptr);
+      Value block =
+          tile::LoadOp::create(b(), loc(), t.tileOf(blockShape, t.f32()), akkd,
+                               ValueRange{batch, subRow(i), head, t.index(0)},
+                               ValueRange{rowEnd, t.index(kBC)},
+                               b().getDenseI64ArrayAttr({1, 3}), nullptr);
       d.push_back(safeGate ? block : invertDiagonalBlock(block, i));
     }
 
@@ -373,8 +374,7 @@ struct InterSolveKernel {
     //    -(D_I * A_I,I-1) * D_I-1 next to the diagonal, else
     //    -D_I * (A_IJ * D_J + A_I,J+1 * M_J+1,J + ...).
     //===------------------------------------------------------------------===//
-    SmallVector<SmallVector<Value>> mBlocks(numSub,
-                                            SmallVector<Value>(numSub));
+    SmallVector<SmallVector<Value>> mBlocks(numSub, SmallVector<Value>(numSub));
     for (int64_t i = 0; i < numSub; ++i)
       mBlocks[i][i] = d[i];
     for (int64_t dist = 1; dist < numSub; ++dist) {
@@ -382,8 +382,8 @@ struct InterSolveKernel {
         int64_t j = i - dist;
         Value prod;
         if (dist == 1) {
-          prod = t.dot(t.dot(d[i], A(i, j), mergePrecision), d[j],
-                       mergePrecision);
+          prod =
+              t.dot(t.dot(d[i], A(i, j), mergePrecision), d[j], mergePrecision);
         } else {
           Value sum = t.dot(A(i, j), mBlocks[j][j], mergePrecision);
           for (int64_t m = j + 1; m < i; ++m)
@@ -408,11 +408,11 @@ struct InterSolveKernel {
         b().setInsertionPointToStart(&ifOp.getThenRegion().front());
       }
       Value row = subRow(i);
-      Value diag = tile::LoadOp::create(
-          b(), loc(), t.tileOf(blockShape, ioType), aqk,
-          ValueRange{batch, row, head, t.index(i * kBC)},
-          ValueRange{rowEnd, t.index(bt)}, b().getDenseI64ArrayAttr({1, 3}),
-          nullptr);
+      Value diag =
+          tile::LoadOp::create(b(), loc(), t.tileOf(blockShape, ioType), aqk,
+                               ValueRange{batch, row, head, t.index(i * kBC)},
+                               ValueRange{rowEnd, t.index(bt)},
+                               b().getDenseI64ArrayAttr({1, 3}), nullptr);
       tile::StoreOp::create(b(), loc(), diag, aqkOut,
                             ValueRange{batch, row, head, t.index(i * kBC)},
                             ValueRange{rowEnd, t.index(bt)},
@@ -434,8 +434,8 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
   const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
   const int64_t hv = gType.getDimSize(2);
   const int64_t bt = op.getChunkSize();
-  const int64_t bk =
-      std::min<int64_t>(ctx.blockK, llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
+  const int64_t bk = std::min<int64_t>(
+      ctx.blockK, llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
   if (op.getSubChunkSize() != kBC)
     return op.emitOpError("has no lowering for sub_chunk_size ")
            << op.getSubChunkSize() << " (only " << kBC << ")";

@@ -64,11 +64,13 @@ ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
   Value cBT = arith::ConstantIndexOp::create(b, loc, bt);
   ChunkRows result;
   if (cuSeqlens) {
-    auto chunk = tile::VarlenChunkOp::create(b, loc, cuSeqlens, chunkProgram, bt);
+    auto chunk =
+        tile::VarlenChunkOp::create(b, loc, cuSeqlens, chunkProgram, bt);
     result.start = arith::AddIOp::create(
         b, loc, chunk.getBos(),
         arith::MulIOp::create(b, loc, chunk.getChunk(), cBT));
-    result.end = arith::AddIOp::create(b, loc, chunk.getBos(), chunk.getLength());
+    result.end =
+        arith::AddIOp::create(b, loc, chunk.getBos(), chunk.getLength());
     result.valid = chunk.getValid();
   } else {
     result.start = arith::MulIOp::create(b, loc, chunkProgram, cBT);
