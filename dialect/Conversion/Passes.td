@@ -26,7 +26,7 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"blockK", "block-k", "int64_t", /*default=*/"32",
-           "Width of the K tile processed by one gate program">
+           "Width of the K tiles of the gate and inter_solve kernels">
   ];
 }
 

@@ -64,21 +64,6 @@ struct GateBuilder {
   }
 };
 
-/// Number of chunk programs along T: ceil(T / BT) for fixed length, or
-/// floor(T / BT) + N with cu_seqlens (see tile.varlen_chunk).
-Value countChunks(OpBuilder &b, Location loc, Value g, Value cuSeqlens,
-                  int64_t bt) {
-  Value tokens = memref::DimOp::create(b, loc, g, 1);
-  if (!cuSeqlens)
-    return ceilDiv(b, loc, tokens, bt);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value n = arith::SubIOp::create(
-      b, loc, memref::DimOp::create(b, loc, cuSeqlens, 0), one);
-  Value full = arith::DivUIOp::create(
-      b, loc, tokens, arith::ConstantIndexOp::create(b, loc, bt));
-  return arith::AddIOp::create(b, loc, full, n);
-}
-
 } // namespace
 
 LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
@@ -132,7 +117,6 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
 
   Value cK = arith::ConstantIndexOp::create(b, loc, k);
   Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
-  Value cBT = arith::ConstantIndexOp::create(b, loc, bt);
   // One flat grid axis (up to 2^31 - 1 programs, so no limit on B * HV or
   // T from the 65535 cap of the other axes): program = (bh * NT + t) * NK + k.
   Value cNK = arith::ConstantIndexOp::create(b, loc, (k + bk - 1) / bk);
@@ -148,20 +132,9 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
       b, loc, pidK, arith::ConstantIndexOp::create(b, loc, bk));
 
   // Row range [rowStart, rowEnd) of this chunk's sequence along dim 1.
-  Value rowStart, rowEnd, valid;
-  if (cuIdx >= 0) {
-    auto chunk = tile::VarlenChunkOp::create(b, loc, arg(cuIdx), pidT, bt);
-    rowStart = arith::AddIOp::create(
-        b, loc, chunk.getBos(),
-        arith::MulIOp::create(b, loc, chunk.getChunk(), cBT));
-    rowEnd = arith::AddIOp::create(b, loc, chunk.getBos(), chunk.getLength());
-    valid = chunk.getValid();
-  } else {
-    rowStart = arith::MulIOp::create(b, loc, pidT, cBT);
-    rowEnd = memref::DimOp::create(b, loc, arg(0), 1);
-    valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rowStart,
-                                  rowEnd);
-  }
+  ChunkRows rows = locateChunk(b, loc, pidT, arg(0),
+                               cuIdx >= 0 ? arg(cuIdx) : Value(), bt);
+  Value rowStart = rows.start, rowEnd = rows.end, valid = rows.valid;
 
   auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());

@@ -46,6 +46,41 @@ Value kda::ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor) {
   return arith::CeilDivUIOp::create(b, loc, a, d);
 }
 
+Value kda::countChunks(OpBuilder &b, Location loc, Value rows, Value cuSeqlens,
+                       int64_t bt) {
+  Value tokens = memref::DimOp::create(b, loc, rows, 1);
+  if (!cuSeqlens)
+    return ceilDiv(b, loc, tokens, bt);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value n = arith::SubIOp::create(
+      b, loc, memref::DimOp::create(b, loc, cuSeqlens, 0), one);
+  Value full = arith::DivUIOp::create(
+      b, loc, tokens, arith::ConstantIndexOp::create(b, loc, bt));
+  return arith::AddIOp::create(b, loc, full, n);
+}
+
+ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
+                           Value rows, Value cuSeqlens, int64_t bt) {
+  Value cBT = arith::ConstantIndexOp::create(b, loc, bt);
+  ChunkRows result;
+  if (cuSeqlens) {
+    auto chunk =
+        tile::VarlenChunkOp::create(b, loc, cuSeqlens, chunkProgram, bt);
+    result.start = arith::AddIOp::create(
+        b, loc, chunk.getBos(),
+        arith::MulIOp::create(b, loc, chunk.getChunk(), cBT));
+    result.end =
+        arith::AddIOp::create(b, loc, chunk.getBos(), chunk.getLength());
+    result.valid = chunk.getValid();
+  } else {
+    result.start = arith::MulIOp::create(b, loc, chunkProgram, cBT);
+    result.end = memref::DimOp::create(b, loc, rows, 1);
+    result.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         result.start, result.end);
+  }
+  return result;
+}
+
 namespace {
 
 /// The memref type holding a tensor of `type` (identity layout).
@@ -196,6 +231,8 @@ struct ConvertKDAToTilePass
           llvm::TypeSwitch<Operation *, LogicalResult>(&op)
               .Case<GateCumsumOp>(
                   [&](auto stage) { return lowerGateCumsum(stage, ctx); })
+              .Case<InterSolveOp>(
+                  [&](auto stage) { return lowerInterSolve(stage, ctx); })
               .Default([&](Operation *other) {
                 return other->emitOpError(
                     "has no lowering to tile kernels yet");

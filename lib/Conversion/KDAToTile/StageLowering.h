@@ -46,6 +46,10 @@ struct StageContext {
 /// kda.gate_cumsum -> one kernel over (K tiles, chunks, B * HV).
 LogicalResult lowerGateCumsum(GateCumsumOp op, StageContext &ctx);
 
+/// kda.inter_solve -> one kernel over (chunks, B * HV): the off-diagonal
+/// sub-chunk blocks of Aqk and Akk and M = (I + Akk)^-1 per chunk.
+LogicalResult lowerInterSolve(InterSolveOp op, StageContext &ctx);
+
 /// Creates an empty tile kernel `name` with the given argument types and
 /// threads per program, inserted at the end of `module`; returns it with a
 /// builder positioned at its (return-terminated) body start.
@@ -54,6 +58,31 @@ func::FuncOp createKernel(ModuleOp module, StringRef name,
 
 /// ceil(a / b) for index values.
 Value ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor);
+
+/// Number of chunk programs along T for a `[B, T, ...]` buffer `rows`:
+/// ceil(T / BT) for fixed length, or floor(T / BT) + N with `cuSeqlens` (see
+/// tile.varlen_chunk).
+Value countChunks(OpBuilder &b, Location loc, Value rows, Value cuSeqlens,
+                  int64_t bt);
+
+/// The token rows of the chunk handled by a program, along dimension 1 of a
+/// `[B, T, ...]` buffer.
+struct ChunkRows {
+  /// First row of the chunk.
+  Value start;
+  /// One past the last row of the chunk's sequence (rows >= end are past
+  /// the sequence end: they read as 0 and are never stored).
+  Value end;
+  /// False for programs that own no chunk (start >= end, or a varlen
+  /// program past the last chunk of its sequence).
+  Value valid;
+};
+
+/// Locates chunk program `chunkProgram` (in [0, countChunks)): chunk
+/// `chunkProgram` of every batch entry for fixed length, or the
+/// (sequence, chunk) found by tile.varlen_chunk with `cuSeqlens`.
+ChunkRows locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
+                      Value rows, Value cuSeqlens, int64_t bt);
 
 } // namespace mlir::kda
 

@@ -1,0 +1,433 @@
+// The tile kernel that `kda.inter_solve` lowers to, for examples/inter_solve.mlir
+// (chunk 64, H = HV = 4, K = 64, bf16 q/k, merge at tf32): the seed kernel
+// (fla's chunk_kda_fwd_kernel_inter_solve_fused) written in the tile DSL.
+// It is the output of
+//
+//   kda-opt examples/inter_solve.mlir --convert-kda-to-tile --canonicalize --cse
+//
+// with comments and some values renamed after the seed's variables
+// (i_t, i_tc0, b_b1, Ai00, ...). kda-opt prints this file exactly as that
+// command does (test/Examples/examples.test checks it).
+//
+// The host function is the launch plan: B * HV * ceil(T / 64) programs.
+func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16>, %arg2: memref<?x?x4x64xf32>, %arg3: memref<?x?x4xf32>, %arg4: memref<?x?x4x64xbf16>, %arg5: memref<?x?x4x16xf32>, %arg6: memref<?x?x4x64xbf16>, %arg7: memref<?x?x4x64xbf16>) attributes {kda.arg_dims = ["B,T,4,64", "B,T,4,64", "B,T,4,64", "B,T,4", "B,T,4,64", "B,T,4,16", "B,T,4,64", "B,T,4,64"], kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "Aqk_out", "M"], kda.entry, kda.key = {H = "4", HV = "4", K = "64", chunk = "64", precision = "tf32", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64} {
+  %c4 = arith.constant 4 : index
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %dim = memref.dim %arg2, %c1 : memref<?x?x4x64xf32>
+  %0 = arith.ceildivui %dim, %c64 : index
+  %dim_0 = memref.dim %arg2, %c0 : memref<?x?x4x64xf32>
+  %1 = arith.muli %dim_0, %c4 : index
+  %2 = arith.muli %0, %1 : index
+  tile.launch @inter_solve_inter_solve_0 grid [%2, %c1, %c1] args(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7 : memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>, memref<?x?x4x64xf32>, memref<?x?x4xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x16xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>)
+  return
+}
+func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %cst = arith.constant 1.000000e+00 : f32
+  %c2 = arith.constant 2 : index
+  %cst_0 = arith.constant 1.250000e-01 : f32
+  %c48 = arith.constant 48 : index
+  %c16 = arith.constant 16 : index
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %T = memref.dim %g, %c1 : memref<?x?x4x64xf32>
+  %NT = arith.ceildivui %T, %c64 : index
+  // One program per (chunk, batch * value head), numbered along x:
+  // pid = i_bh * NT + i_t (the seed's grid is (NT, B * HV)). H = HV here,
+  // so the q/k head i_h = i_hv / (HV / H) is i_hv.
+  %pid = tile.program_id x
+  %i_t = arith.remui %pid, %NT : index
+  %i_bh = arith.divui %pid, %NT : index
+  %i_b = arith.divui %i_bh, %c4 : index
+  %i_hv = arith.remui %i_bh, %c4 : index
+  // First row of the chunk; programs past the end of T do nothing.
+  %i_tc0 = arith.muli %i_t, %c64 : index
+  %has_chunk = arith.cmpi slt, %i_tc0, %T : index
+  scf.if %has_chunk {
+    %zero = tile.splat %cst_1 : f32 -> tensor<16x16xf32>
+    // =====================================================================
+    // Off-diagonal blocks: twelve f32 accumulators Aqk10, Akk10, Aqk20,
+    // Akk20, Aqk21, Akk21, Aqk30, Akk30, Aqk31, Akk31, Aqk32, Akk32, summed
+    // over K tiles of BK = 32 columns starting at i_k. Rows past T and
+    // columns past K read as 0.
+    // =====================================================================
+    %acc:12 = scf.for %i_k = %c0 to %c64 step %c32 iter_args(%in_Aqk10 = %zero, %in_Akk10 = %zero, %in_Aqk20 = %zero, %in_Akk20 = %zero, %in_Aqk21 = %zero, %in_Akk21 = %zero, %in_Aqk30 = %zero, %in_Akk30 = %zero, %in_Aqk31 = %zero, %in_Akk31 = %zero, %in_Aqk32 = %zero, %in_Akk32 = %zero) -> (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) {
+      // Sub-chunk 0: k and g (sub-chunk 0 is only ever the J side).
+      %b_k0_in = tile.load %k[%i_b, %i_tc0, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x32xbf16>
+      %b_k0 = arith.extf %b_k0_in : tensor<16x32xbf16> to tensor<16x32xf32>
+      %b_g0 = tile.load %g[%i_b, %i_tc0, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
+      %tc1 = arith.addi %i_tc0, %c16 : index
+      %has1 = arith.cmpi slt, %tc1, %T : index
+      // if i_tc1 < T: sub-chunk 1; otherwise the accumulators pass through.
+      %r1:12 = scf.if %has1 -> (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) {
+        %b_q1_in = tile.load %q[%i_b, %tc1, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x32xbf16>
+        %b_q1 = arith.extf %b_q1_in : tensor<16x32xbf16> to tensor<16x32xf32>
+        %b_k1_in = tile.load %k[%i_b, %tc1, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x32xbf16>
+        %b_k1 = arith.extf %b_k1_in : tensor<16x32xbf16> to tensor<16x32xf32>
+        %b_g1 = tile.load %g[%i_b, %tc1, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
+        // gn: g at the first row of the sub-chunk (the reference row).
+        %b_gn1 = tile.load %g[%i_b, %tc1, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+        %gn1 = tile.broadcast %b_gn1 dims [0] : tensor<32xf32> -> tensor<16x32xf32>
+        // b_gqn = 2^(g - gn) on rows before T, 0 past T (where g reads as 0
+        // and 2^(0 - gn) may overflow).
+        %left1 = arith.subi %T, %tc1 : index
+        %rows = tile.iota dim 0 : tensor<16x32xi32>
+        %left1_i32 = arith.index_cast %left1 : index to i32
+        %left1_t = tile.splat %left1_i32 : i32 -> tensor<16x32xi32>
+        %m_tc1 = arith.cmpi slt, %rows, %left1_t : tensor<16x32xi32>
+        %zero_k = tile.splat %cst_1 : f32 -> tensor<16x32xf32>
+        %d1 = arith.subf %b_g1, %gn1 : tensor<16x32xf32>
+        %e1 = math.exp2 %d1 : tensor<16x32xf32>
+        %b_gqn1 = arith.select %m_tc1, %e1, %zero_k : tensor<16x32xi1>, tensor<16x32xf32>
+        %b_qg1 = arith.mulf %b_q1, %b_gqn1 : tensor<16x32xf32>
+        %b_kg1 = arith.mulf %b_k1, %b_gqn1 : tensor<16x32xf32>
+        // b_kgt = (k_J * 2^(gn - g_J))^T for J = 0, then the dots (tf32).
+        %d10 = arith.subf %gn1, %b_g0 : tensor<16x32xf32>
+        %e10 = math.exp2 %d10 : tensor<16x32xf32>
+        %b_kg10 = arith.mulf %b_k0, %e10 : tensor<16x32xf32>
+        %b_kgt10 = tile.trans %b_kg10 : tensor<16x32xf32> -> tensor<32x16xf32>
+        %aqk10 = tile.dot %b_qg1, %b_kgt10, %in_Aqk10 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+        %akk10 = tile.dot %b_kg1, %b_kgt10, %in_Akk10 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+        %tc2 = arith.addi %i_tc0, %c32 : index
+        %has2 = arith.cmpi slt, %tc2, %T : index
+        // if i_tc2 < T: sub-chunk 2.
+        %r2:10 = scf.if %has2 -> (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) {
+          %b_q2_in = tile.load %q[%i_b, %tc2, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x32xbf16>
+          %b_q2 = arith.extf %b_q2_in : tensor<16x32xbf16> to tensor<16x32xf32>
+          %b_k2_in = tile.load %k[%i_b, %tc2, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x32xbf16>
+          %b_k2 = arith.extf %b_k2_in : tensor<16x32xbf16> to tensor<16x32xf32>
+          %b_g2 = tile.load %g[%i_b, %tc2, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
+          // gn: g at the first row of the sub-chunk (the reference row).
+          %b_gn2 = tile.load %g[%i_b, %tc2, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+          %gn2 = tile.broadcast %b_gn2 dims [0] : tensor<32xf32> -> tensor<16x32xf32>
+          // b_gqn = 2^(g - gn) on rows before T, 0 past T (where g reads as 0
+          // and 2^(0 - gn) may overflow).
+          %left2 = arith.subi %T, %tc2 : index
+          %left2_i32 = arith.index_cast %left2 : index to i32
+          %left2_t = tile.splat %left2_i32 : i32 -> tensor<16x32xi32>
+          %m_tc2 = arith.cmpi slt, %rows, %left2_t : tensor<16x32xi32>
+          %d2 = arith.subf %b_g2, %gn2 : tensor<16x32xf32>
+          %e2 = math.exp2 %d2 : tensor<16x32xf32>
+          %b_gqn2 = arith.select %m_tc2, %e2, %zero_k : tensor<16x32xi1>, tensor<16x32xf32>
+          %b_qg2 = arith.mulf %b_q2, %b_gqn2 : tensor<16x32xf32>
+          %b_kg2 = arith.mulf %b_k2, %b_gqn2 : tensor<16x32xf32>
+          // b_kgt = (k_J * 2^(gn - g_J))^T for J = 0, then the dots (tf32).
+          %d20 = arith.subf %gn2, %b_g0 : tensor<16x32xf32>
+          %e20 = math.exp2 %d20 : tensor<16x32xf32>
+          %b_kg20 = arith.mulf %b_k0, %e20 : tensor<16x32xf32>
+          %b_kgt20 = tile.trans %b_kg20 : tensor<16x32xf32> -> tensor<32x16xf32>
+          %aqk20 = tile.dot %b_qg2, %b_kgt20, %in_Aqk20 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+          %akk20 = tile.dot %b_kg2, %b_kgt20, %in_Akk20 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+          // J = 1.
+          %d21 = arith.subf %gn2, %b_g1 : tensor<16x32xf32>
+          %e21 = math.exp2 %d21 : tensor<16x32xf32>
+          %b_kg21 = arith.mulf %b_k1, %e21 : tensor<16x32xf32>
+          %b_kgt21 = tile.trans %b_kg21 : tensor<16x32xf32> -> tensor<32x16xf32>
+          %aqk21 = tile.dot %b_qg2, %b_kgt21, %in_Aqk21 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+          %akk21 = tile.dot %b_kg2, %b_kgt21, %in_Akk21 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+          %tc3 = arith.addi %i_tc0, %c48 : index
+          %has3 = arith.cmpi slt, %tc3, %T : index
+          // if i_tc3 < T: sub-chunk 3.
+          %r3:6 = scf.if %has3 -> (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) {
+            %b_q3_in = tile.load %q[%i_b, %tc3, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x32xbf16>
+            %b_q3 = arith.extf %b_q3_in : tensor<16x32xbf16> to tensor<16x32xf32>
+            %b_k3_in = tile.load %k[%i_b, %tc3, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x32xbf16>
+            %b_k3 = arith.extf %b_k3_in : tensor<16x32xbf16> to tensor<16x32xf32>
+            %b_g3 = tile.load %g[%i_b, %tc3, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
+            // gn: g at the first row of the sub-chunk (the reference row).
+            %b_gn3 = tile.load %g[%i_b, %tc3, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+            %gn3 = tile.broadcast %b_gn3 dims [0] : tensor<32xf32> -> tensor<16x32xf32>
+            // b_gqn = 2^(g - gn) on rows before T, 0 past T (where g reads as 0
+            // and 2^(0 - gn) may overflow).
+            %left3 = arith.subi %T, %tc3 : index
+            %left3_i32 = arith.index_cast %left3 : index to i32
+            %left3_t = tile.splat %left3_i32 : i32 -> tensor<16x32xi32>
+            %m_tc3 = arith.cmpi slt, %rows, %left3_t : tensor<16x32xi32>
+            %d3 = arith.subf %b_g3, %gn3 : tensor<16x32xf32>
+            %e3 = math.exp2 %d3 : tensor<16x32xf32>
+            %b_gqn3 = arith.select %m_tc3, %e3, %zero_k : tensor<16x32xi1>, tensor<16x32xf32>
+            %b_qg3 = arith.mulf %b_q3, %b_gqn3 : tensor<16x32xf32>
+            %b_kg3 = arith.mulf %b_k3, %b_gqn3 : tensor<16x32xf32>
+            // b_kgt = (k_J * 2^(gn - g_J))^T for J = 0, then the dots (tf32).
+            %d30 = arith.subf %gn3, %b_g0 : tensor<16x32xf32>
+            %e30 = math.exp2 %d30 : tensor<16x32xf32>
+            %b_kg30 = arith.mulf %b_k0, %e30 : tensor<16x32xf32>
+            %b_kgt30 = tile.trans %b_kg30 : tensor<16x32xf32> -> tensor<32x16xf32>
+            %aqk30 = tile.dot %b_qg3, %b_kgt30, %in_Aqk30 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+            %akk30 = tile.dot %b_kg3, %b_kgt30, %in_Akk30 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+            // J = 1.
+            %d31 = arith.subf %gn3, %b_g1 : tensor<16x32xf32>
+            %e31 = math.exp2 %d31 : tensor<16x32xf32>
+            %b_kg31 = arith.mulf %b_k1, %e31 : tensor<16x32xf32>
+            %b_kgt31 = tile.trans %b_kg31 : tensor<16x32xf32> -> tensor<32x16xf32>
+            %aqk31 = tile.dot %b_qg3, %b_kgt31, %in_Aqk31 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+            %akk31 = tile.dot %b_kg3, %b_kgt31, %in_Akk31 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+            // J = 2.
+            %d32 = arith.subf %gn3, %b_g2 : tensor<16x32xf32>
+            %e32 = math.exp2 %d32 : tensor<16x32xf32>
+            %b_kg32 = arith.mulf %b_k2, %e32 : tensor<16x32xf32>
+            %b_kgt32 = tile.trans %b_kg32 : tensor<16x32xf32> -> tensor<32x16xf32>
+            %aqk32 = tile.dot %b_qg3, %b_kgt32, %in_Aqk32 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+            %akk32 = tile.dot %b_kg3, %b_kgt32, %in_Akk32 precision =  tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+            scf.yield %aqk30, %akk30, %aqk31, %akk31, %aqk32, %akk32 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+          } else {
+            scf.yield %in_Aqk30, %in_Akk30, %in_Aqk31, %in_Akk31, %in_Aqk32, %in_Akk32 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+          }
+          scf.yield %aqk20, %akk20, %aqk21, %akk21, %r3#0, %r3#1, %r3#2, %r3#3, %r3#4, %r3#5 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+        } else {
+          scf.yield %in_Aqk20, %in_Akk20, %in_Aqk21, %in_Akk21, %in_Aqk30, %in_Akk30, %in_Aqk31, %in_Akk31, %in_Aqk32, %in_Akk32 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+        }
+        scf.yield %aqk10, %akk10, %r2#0, %r2#1, %r2#2, %r2#3, %r2#4, %r2#5, %r2#6, %r2#7, %r2#8, %r2#9 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+      } else {
+        scf.yield %in_Aqk10, %in_Akk10, %in_Aqk20, %in_Akk20, %in_Aqk21, %in_Akk21, %in_Aqk30, %in_Akk30, %in_Aqk31, %in_Akk31, %in_Aqk32, %in_Akk32 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+      }
+      scf.yield %r1#0, %r1#1, %r1#2, %r1#3, %r1#4, %r1#5, %r1#6, %r1#7, %r1#8, %r1#9, %r1#10, %r1#11 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+    }
+    // =====================================================================
+    // Aqk blocks times scale, Akk blocks times beta (by rows).
+    // =====================================================================
+    %scale = tile.splat %cst_0 : f32 -> tensor<16x16xf32>
+    %i_tc1 = arith.addi %i_tc0, %c16 : index
+    %b_b1 = tile.load %beta[%i_b, %i_tc1, %i_hv] bounds [%T] dims [1] : memref<?x?x4xf32> -> tensor<16xf32>
+    %beta1 = tile.broadcast %b_b1 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+    %Aqk10 = arith.mulf %acc#0, %scale : tensor<16x16xf32>
+    %Akk10 = arith.mulf %acc#1, %beta1 : tensor<16x16xf32>
+    %i_tc2 = arith.addi %i_tc0, %c32 : index
+    %b_b2 = tile.load %beta[%i_b, %i_tc2, %i_hv] bounds [%T] dims [1] : memref<?x?x4xf32> -> tensor<16xf32>
+    %beta2 = tile.broadcast %b_b2 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+    %Aqk20 = arith.mulf %acc#2, %scale : tensor<16x16xf32>
+    %Akk20 = arith.mulf %acc#3, %beta2 : tensor<16x16xf32>
+    %Aqk21 = arith.mulf %acc#4, %scale : tensor<16x16xf32>
+    %Akk21 = arith.mulf %acc#5, %beta2 : tensor<16x16xf32>
+    %i_tc3 = arith.addi %i_tc0, %c48 : index
+    %b_b3 = tile.load %beta[%i_b, %i_tc3, %i_hv] bounds [%T] dims [1] : memref<?x?x4xf32> -> tensor<16xf32>
+    %beta3 = tile.broadcast %b_b3 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+    %Aqk30 = arith.mulf %acc#6, %scale : tensor<16x16xf32>
+    %Akk30 = arith.mulf %acc#7, %beta3 : tensor<16x16xf32>
+    %Aqk31 = arith.mulf %acc#8, %scale : tensor<16x16xf32>
+    %Akk31 = arith.mulf %acc#9, %beta3 : tensor<16x16xf32>
+    %Aqk32 = arith.mulf %acc#10, %scale : tensor<16x16xf32>
+    %Akk32 = arith.mulf %acc#11, %beta3 : tensor<16x16xf32>
+    // =====================================================================
+    // Diagonal blocks from Akkd and forward substitution on them:
+    // X = -strict_lower(Akk_II); for rows i = 2 .. min(16, T - i_tc)-1:
+    // a = -Akkd[i_tc + i, :i] (re-read), X[i, :] = a + sum_m a_m X[m, :];
+    // then Ai_II = X + I.
+    // =====================================================================
+    %Akk00 = tile.load %Akkd[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
+    %m_A = tile.tri_mask lower diagonal -1 : tensor<16x16xi1>
+    %34 = arith.select %m_A, %Akk00, %zero : tensor<16x16xi1>, tensor<16x16xf32>
+    %35 = arith.negf %34 : tensor<16x16xf32>
+    %36 = arith.subi %T, %i_tc0 : index
+    %37 = arith.minsi %36, %c16 : index
+    %X0 = scf.for %arg8 = %c2 to %37 step %c1 iter_args(%arg9 = %35) -> (tensor<16x16xf32>) {
+      %93 = arith.addi %i_tc0, %arg8 : index
+      // Row i = %arg8 of X = %arg9: a = -Akkd[i_tc0 + i, :] for columns < i,
+      // X[i, :] = a + sum_m a[m] X[m, :].
+      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
+      %95 = tile.iota dim 0 : tensor<16xi32>
+      %96 = arith.index_cast %arg8 : index to i32
+      %97 = tile.splat %96 : i32 -> tensor<16xi32>
+      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
+      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
+      %100 = arith.negf %94 : tensor<16xf32>
+      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
+      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
+      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
+      %105 = arith.addf %101, %104 : tensor<16xf32>
+      %106 = tile.iota dim 0 : tensor<16x16xi32>
+      %107 = tile.splat %96 : i32 -> tensor<16x16xi32>
+      %108 = arith.cmpi eq, %106, %107 : tensor<16x16xi32>
+      %109 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
+      %110 = arith.select %108, %109, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
+      scf.yield %110 : tensor<16x16xf32>
+    }
+    // + I
+    %ones = tile.splat %cst : f32 -> tensor<16x16xf32>
+    %40 = tile.iota dim 0 : tensor<16x16xi32>
+    %41 = tile.iota dim 1 : tensor<16x16xi32>
+    %m_I = arith.cmpi eq, %40, %41 : tensor<16x16xi32>
+    %Ai00 = arith.select %m_I, %ones, %X0 : tensor<16x16xi1>, tensor<16x16xf32>
+
+    %Akk11 = tile.load %Akkd[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
+    %45 = arith.select %m_A, %Akk11, %zero : tensor<16x16xi1>, tensor<16x16xf32>
+    %46 = arith.negf %45 : tensor<16x16xf32>
+    %47 = arith.subi %T, %i_tc1 : index
+    %48 = arith.minsi %47, %c16 : index
+    %X1 = scf.for %arg8 = %c2 to %48 step %c1 iter_args(%arg9 = %46) -> (tensor<16x16xf32>) {
+      %93 = arith.addi %i_tc1, %arg8 : index
+      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
+      %95 = tile.iota dim 0 : tensor<16xi32>
+      %96 = arith.index_cast %arg8 : index to i32
+      %97 = tile.splat %96 : i32 -> tensor<16xi32>
+      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
+      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
+      %100 = arith.negf %94 : tensor<16xf32>
+      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
+      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
+      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
+      %105 = arith.addf %101, %104 : tensor<16xf32>
+      %106 = tile.splat %96 : i32 -> tensor<16x16xi32>
+      %107 = arith.cmpi eq, %40, %106 : tensor<16x16xi32>
+      %108 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
+      %109 = arith.select %107, %108, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
+      scf.yield %109 : tensor<16x16xf32>
+    }
+    %Ai11 = arith.select %m_I, %ones, %X1 : tensor<16x16xi1>, tensor<16x16xf32>
+
+    %Akk22 = tile.load %Akkd[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
+    %52 = arith.select %m_A, %Akk22, %zero : tensor<16x16xi1>, tensor<16x16xf32>
+    %53 = arith.negf %52 : tensor<16x16xf32>
+    %54 = arith.subi %T, %i_tc2 : index
+    %55 = arith.minsi %54, %c16 : index
+    %X2 = scf.for %arg8 = %c2 to %55 step %c1 iter_args(%arg9 = %53) -> (tensor<16x16xf32>) {
+      %93 = arith.addi %i_tc2, %arg8 : index
+      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
+      %95 = tile.iota dim 0 : tensor<16xi32>
+      %96 = arith.index_cast %arg8 : index to i32
+      %97 = tile.splat %96 : i32 -> tensor<16xi32>
+      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
+      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
+      %100 = arith.negf %94 : tensor<16xf32>
+      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
+      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
+      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
+      %105 = arith.addf %101, %104 : tensor<16xf32>
+      %106 = tile.splat %96 : i32 -> tensor<16x16xi32>
+      %107 = arith.cmpi eq, %40, %106 : tensor<16x16xi32>
+      %108 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
+      %109 = arith.select %107, %108, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
+      scf.yield %109 : tensor<16x16xf32>
+    }
+    %Ai22 = arith.select %m_I, %ones, %X2 : tensor<16x16xi1>, tensor<16x16xf32>
+
+    %Akk33 = tile.load %Akkd[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
+    %59 = arith.select %m_A, %Akk33, %zero : tensor<16x16xi1>, tensor<16x16xf32>
+    %60 = arith.negf %59 : tensor<16x16xf32>
+    %61 = arith.subi %T, %i_tc3 : index
+    %62 = arith.minsi %61, %c16 : index
+    %X3 = scf.for %arg8 = %c2 to %62 step %c1 iter_args(%arg9 = %60) -> (tensor<16x16xf32>) {
+      %93 = arith.addi %i_tc3, %arg8 : index
+      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
+      %95 = tile.iota dim 0 : tensor<16xi32>
+      %96 = arith.index_cast %arg8 : index to i32
+      %97 = tile.splat %96 : i32 -> tensor<16xi32>
+      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
+      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
+      %100 = arith.negf %94 : tensor<16xf32>
+      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
+      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
+      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
+      %105 = arith.addf %101, %104 : tensor<16xf32>
+      %106 = tile.splat %96 : i32 -> tensor<16x16xi32>
+      %107 = arith.cmpi eq, %40, %106 : tensor<16x16xi32>
+      %108 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
+      %109 = arith.select %107, %108, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
+      scf.yield %109 : tensor<16x16xf32>
+    }
+    %Ai33 = arith.select %m_I, %ones, %X3 : tensor<16x16xi1>, tensor<16x16xf32>
+    // =====================================================================
+    // Merged inverse, the 16x16 dots at the op's precision:
+    // Ai10 = -(Ai11 Akk10) Ai00    Ai21 = -(Ai22 Akk21) Ai11
+    // Ai32 = -(Ai33 Akk32) Ai22    Ai20 = -Ai22 (Akk20 Ai00 + Akk21 Ai10)
+    // Ai31 = -Ai33 (Akk31 Ai11 + Akk32 Ai21)
+    // Ai30 = -Ai33 (Akk30 Ai00 + Akk31 Ai10 + Akk32 Ai20)
+    // =====================================================================
+    %65 = tile.dot %Ai11, %Akk10, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %66 = tile.dot %65, %Ai00, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %Ai10 = arith.negf %66 : tensor<16x16xf32>
+    %68 = tile.dot %Ai22, %Akk21, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %69 = tile.dot %68, %Ai11, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %Ai21 = arith.negf %69 : tensor<16x16xf32>
+    %71 = tile.dot %Ai33, %Akk32, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %72 = tile.dot %71, %Ai22, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %Ai32 = arith.negf %72 : tensor<16x16xf32>
+    %74 = tile.dot %Akk20, %Ai00, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %75 = tile.dot %Akk21, %Ai10, %74 precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %76 = tile.dot %Ai22, %75, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %Ai20 = arith.negf %76 : tensor<16x16xf32>
+    %78 = tile.dot %Akk31, %Ai11, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %79 = tile.dot %Akk32, %Ai21, %78 precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %80 = tile.dot %Ai33, %79, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %Ai31 = arith.negf %80 : tensor<16x16xf32>
+    %82 = tile.dot %Akk30, %Ai00, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %83 = tile.dot %Akk31, %Ai10, %82 precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %84 = tile.dot %Akk32, %Ai20, %83 precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %85 = tile.dot %Ai33, %84, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    %Ai30 = arith.negf %85 : tensor<16x16xf32>
+    // =====================================================================
+    // Stores, rows before T only, per sub-chunk with rows: Aqk_out gets
+    // the diagonal block of Aqk (copied) and the off-diagonal blocks; M
+    // gets all 64 columns: Ai_IJ for J <= I, zeros above.
+    // =====================================================================
+    %87 = tile.load %Aqk[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+    tile.store %87, %Aqk_out[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    %88 = arith.truncf %Ai00 : tensor<16x16xf32> to tensor<16x16xbf16>
+    tile.store %88, %M[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    %zero_bf16 = arith.truncf %zero : tensor<16x16xf32> to tensor<16x16xbf16>
+    tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    // Sub-chunk 1.
+    %90 = arith.cmpi slt, %i_tc1, %T : index
+    scf.if %90 {
+      %93 = tile.load %Aqk[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+      tile.store %93, %Aqk_out[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %94 = arith.truncf %Aqk10 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %94, %Aqk_out[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %95 = arith.truncf %Ai10 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %95, %M[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %96 = arith.truncf %Ai11 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %96, %M[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %M[%i_b, %i_tc1, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %M[%i_b, %i_tc1, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    }
+    // Sub-chunk 2.
+    %91 = arith.cmpi slt, %i_tc2, %T : index
+    scf.if %91 {
+      %93 = tile.load %Aqk[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+      tile.store %93, %Aqk_out[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %94 = arith.truncf %Aqk20 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %94, %Aqk_out[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %95 = arith.truncf %Aqk21 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %95, %Aqk_out[%i_b, %i_tc2, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %96 = arith.truncf %Ai20 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %96, %M[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %97 = arith.truncf %Ai21 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %97, %M[%i_b, %i_tc2, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %98 = arith.truncf %Ai22 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %98, %M[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %M[%i_b, %i_tc2, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    }
+    // Sub-chunk 3.
+    %92 = arith.cmpi slt, %i_tc3, %T : index
+    scf.if %92 {
+      %93 = tile.load %Aqk[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+      tile.store %93, %Aqk_out[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %94 = arith.truncf %Aqk30 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %94, %Aqk_out[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %95 = arith.truncf %Aqk31 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %95, %Aqk_out[%i_b, %i_tc3, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %96 = arith.truncf %Aqk32 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %96, %Aqk_out[%i_b, %i_tc3, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %97 = arith.truncf %Ai30 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %97, %M[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %98 = arith.truncf %Ai31 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %98, %M[%i_b, %i_tc3, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %99 = arith.truncf %Ai32 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %99, %M[%i_b, %i_tc3, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %100 = arith.truncf %Ai33 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %100, %M[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    }
+  }
+  return
+}

@@ -1,0 +1,545 @@
+//===- InterSolveKernel.cpp - kda.inter_solve as a tile kernel ------------===//
+//
+// The seed kernel (fla's fused inter-sub-chunk + solve_tril forward): one
+// program per (chunk, batch * value head), numbered along the grid's x axis.
+// With NC = BT / 16 sub-chunks of 16 rows, each program
+//
+//  1. accumulates the off-diagonal blocks Aqk_IJ and Akk_IJ (I > J) over
+//     K tiles of BK columns (an scf.for carrying the accumulators), with the
+//     gate of the first row of sub-chunk I as reference; sub-chunks whose
+//     first row is past the sequence end are skipped by nested scf.ifs that
+//     carry the accumulators through unchanged;
+//  2. scales Aqk by `scale` and Akk by beta (per row);
+//  3. loads the diagonal blocks from Akkd and inverts them by forward
+//     substitution (unless `safe_gate`: then Akkd already holds them);
+//  4. merges the blocks into M = (I + Akk)^-1 with 16x16 dots at the op's
+//     precision;
+//  5. stores, for every sub-chunk that has rows: the Aqk row block (the
+//     input's diagonal block copied, the off-diagonal blocks computed) and
+//     all BT columns of the M row block, zeros above the block diagonal.
+//
+// Rows past the sequence end read as 0 and are never stored; accumulators
+// are f32 and outputs are cast to the I/O dtype.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StageLowering.h"
+
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::kda;
+
+/// Rows of a sub-chunk (BC); the op verifier guarantees sub_chunk_size = 16.
+static constexpr int64_t kBC = 16;
+
+/// Threads per inter_solve program on the GPU (4 warps).
+static constexpr int64_t kInterSolveThreads = 128;
+
+namespace {
+
+/// The tile.dot precision of a kda solve precision.
+tile::Precision toTilePrecision(SolvePrecision precision) {
+  switch (precision) {
+  case SolvePrecision::ieee:
+    return tile::Precision::ieee;
+  case SolvePrecision::tf32:
+    return tile::Precision::tf32;
+  case SolvePrecision::tf32x3:
+    return tile::Precision::tf32x3;
+  }
+  llvm_unreachable("unknown solve precision");
+}
+
+/// Builds the tile values of the kernel.
+struct InterSolveBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Type f32() { return b.getF32Type(); }
+  RankedTensorType tileOf(ArrayRef<int64_t> shape, Type element) {
+    return RankedTensorType::get(shape, element);
+  }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// A float tile of `type` holding the constant `v`.
+  Value splat(RankedTensorType type, double v) {
+    Value scalar = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(type.getElementType(), v));
+    return tile::SplatOp::create(b, loc, type, scalar);
+  }
+  Value zeros(ArrayRef<int64_t> shape) {
+    return splat(tileOf(shape, f32()), 0.0);
+  }
+
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  Value select(Value mask, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, mask, x, y);
+  }
+
+  /// acc + x * y at `precision`.
+  Value dot(Value x, Value y, Value acc, tile::Precision precision) {
+    return tile::DotOp::create(b, loc, acc.getType(), x, y, acc, precision);
+  }
+  /// x * y at `precision`, from a zero accumulator.
+  Value dot(Value x, Value y, tile::Precision precision) {
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto yType = cast<RankedTensorType>(y.getType());
+    return dot(x, y, zeros({xType.getDimSize(0), yType.getDimSize(1)}),
+               precision);
+  }
+  Value trans(Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    return tile::TransOp::create(
+        b, loc,
+        tileOf({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
+        x, nullptr);
+  }
+  /// Repeats the 1-D tile `v` along the new dimension `dim` of a 2-D tile of
+  /// `shape`: dim 0 gives r[i, j] = v[j] (a row per i), dim 1 r[i, j] = v[i].
+  Value broadcast(Value v, int64_t dim, ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return tile::BroadcastOp::create(b, loc,
+                                     tileOf(shape, type.getElementType()), v,
+                                     b.getDenseI64ArrayAttr({dim}));
+  }
+
+  /// Extends a float tile to f32 (no-op for f32).
+  Value toF32(Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (type.getElementType().isF32())
+      return x;
+    return arith::ExtFOp::create(b, loc, tileOf(type.getShape(), f32()), x);
+  }
+  /// Truncates an f32 tile to `element` (no-op for f32).
+  Value toElement(Value x, Type element) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (element.isF32())
+      return x;
+    return arith::TruncFOp::create(b, loc, tileOf(type.getShape(), element), x);
+  }
+
+  /// i1 tile of `shape`: true where the index along `dim` is < `bound`
+  /// (`pred` slt) or == `bound` (`pred` eq), for an index scalar `bound`.
+  Value indexMask(ArrayRef<int64_t> shape, int64_t dim, Value bound,
+                  arith::CmpIPredicate pred) {
+    Type i32 = b.getI32Type();
+    Value iota = tile::IotaOp::create(b, loc, tileOf(shape, i32), dim);
+    Value scalar = arith::IndexCastOp::create(b, loc, i32, bound);
+    Value limit = tile::SplatOp::create(b, loc, tileOf(shape, i32), scalar);
+    return arith::CmpIOp::create(b, loc, pred, iota, limit);
+  }
+  /// i1 tile of shape [n, n], true on the diagonal.
+  Value identityMask(int64_t n) {
+    Type i32 = b.getI32Type();
+    Value rows = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 0);
+    Value cols = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 1);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rows, cols);
+  }
+};
+
+/// Everything the kernel body needs: arguments, program coordinates and
+/// problem constants.
+struct InterSolveKernel {
+  InterSolveBuilder t;
+  // Arguments.
+  Value q, k, G, beta, aqk, akkd, aqkOut, m;
+  // Program coordinates.
+  Value batch, head, qkHead, rowStart, rowEnd;
+  // Static sizes: NC = BT / BC sub-chunks, K, the K tile BK, BT.
+  int64_t numSub = 0, kDim = 0, bk = 0, bt = 0;
+  tile::Precision offDiagPrecision = tile::Precision::tf32;
+  tile::Precision mergePrecision = tile::Precision::tf32;
+  /// Element type of q, k, Aqk and the outputs.
+  Type ioType;
+  float scale = 1.0f;
+  bool safeGate = false;
+
+  OpBuilder &b() { return t.b; }
+  Location loc() { return t.loc; }
+
+  /// First row of sub-chunk `i`.
+  Value subRow(int64_t i) {
+    if (i == 0)
+      return rowStart;
+    return arith::AddIOp::create(b(), loc(), rowStart, t.index(i * kBC));
+  }
+  /// Number of rows of sub-chunk `i` before the sequence end (may be <= 0).
+  Value subRowsLeft(int64_t i) {
+    return arith::SubIOp::create(b(), loc(), rowEnd, subRow(i));
+  }
+  /// True if sub-chunk `i` has at least one row.
+  Value subValid(int64_t i) {
+    return arith::CmpIOp::create(b(), loc(), arith::CmpIPredicate::slt,
+                                 subRow(i), rowEnd);
+  }
+
+  /// The [BC, BK] f32 tile of rows [row, row + BC) and columns [col, col +
+  /// BK) of a [B, T, heads, K] buffer at head `h`; rows >= rowEnd and
+  /// columns >= K read as 0.
+  Value loadRows(Value source, Value row, Value h, Value col) {
+    auto elem = cast<MemRefType>(source.getType()).getElementType();
+    Value tile = tile::LoadOp::create(
+        b(), loc(), t.tileOf({kBC, bk}, elem), source,
+        ValueRange{batch, row, h, col}, ValueRange{rowEnd, t.index(kDim)},
+        b().getDenseI64ArrayAttr({1, 3}), nullptr);
+    return t.toF32(tile);
+  }
+
+  /// Index of the off-diagonal pair (I, J), I > J, in row-major order.
+  static int64_t pairIndex(int64_t i, int64_t j) { return i * (i - 1) / 2 + j; }
+
+  /// Builds the body of one K step from sub-chunk `i` on: skipped (an scf.if
+  /// yielding its accumulators unchanged) when sub-chunk `i` has no row.
+  /// `acc` holds (Aqk, Akk) accumulators for every pair (I, J) with I >= i,
+  /// in pair order; returns their new values. `ks`/`gs` are the k and G
+  /// tiles of sub-chunks 0 .. i-1.
+  SmallVector<Value> buildSubChunkStep(int64_t i, Value col,
+                                       SmallVector<Value> ks,
+                                       SmallVector<Value> gs, ValueRange acc) {
+    auto ifOp = scf::IfOp::create(b(), loc(), acc.getTypes(), subValid(i),
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b(), loc(), acc);
+
+      b().setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value row = subRow(i);
+      Value qi = loadRows(q, row, qkHead, col);
+      Value ki = loadRows(k, row, qkHead, col);
+      Value gi = loadRows(G, row, head, col);
+      // gn: G at the first row of sub-chunk i (columns >= K read as 0).
+      Value gnRow = tile::LoadOp::create(
+          b(), loc(), t.tileOf({bk}, t.f32()), G,
+          ValueRange{batch, row, head, col}, ValueRange{t.index(kDim)},
+          b().getDenseI64ArrayAttr({3}), nullptr);
+      Value gn = t.broadcast(gnRow, 0, {kBC, bk});
+      // 2^(G_i - gn), 0 on rows past the sequence end (where the exponent
+      // of a zero-padded G is not bounded).
+      Value inRange =
+          t.indexMask({kBC, bk}, 0, subRowsLeft(i), arith::CmpIPredicate::slt);
+      Value decay =
+          t.select(inRange, t.exp2(t.sub(gi, gn)), t.zeros({kBC, bk}));
+      Value qg = t.mul(qi, decay);
+      Value kg = t.mul(ki, decay);
+      SmallVector<Value> next(acc.begin(), acc.end());
+      for (int64_t j = 0; j < i; ++j) {
+        // (k_j * 2^(gn - G_j))^T: [BK, BC]; the exponent is <= 0.
+        Value kt = t.trans(t.mul(ks[j], t.exp2(t.sub(gn, gs[j]))));
+        int64_t p = 2 * (pairIndex(i, j) - pairIndex(i, 0));
+        next[p] = t.dot(qg, kt, acc[p], offDiagPrecision);
+        next[p + 1] = t.dot(kg, kt, acc[p + 1], offDiagPrecision);
+      }
+      if (i + 1 < numSub) {
+        ks.push_back(ki);
+        gs.push_back(gi);
+        int64_t own = 2 * i; // accumulators of the pairs (i, 0 .. i-1)
+        SmallVector<Value> rest = buildSubChunkStep(
+            i + 1, col, ks, gs, ValueRange(next).drop_front(own));
+        llvm::copy(rest, next.begin() + own);
+      }
+      scf::YieldOp::create(b(), loc(), next);
+    }
+    return SmallVector<Value>(ifOp.getResults());
+  }
+
+  /// D = (I + A)^-1 of the diagonal block `a` (strictly lower part used) of
+  /// sub-chunk `i` by forward substitution, rows re-read from Akkd: start
+  /// from X = -A (rows 0 and 1 are final), then for each row r = 2 .. n-1
+  /// with n = min(BC, rows left), x_r = a + sum_m a_m X_m with a = -A_r
+  /// (columns < r); finally D = X + I.
+  Value invertDiagonalBlock(Value a, int64_t i) {
+    auto blockType = t.tileOf({kBC, kBC}, t.f32());
+    Value strict = tile::TriMaskOp::create(
+        b(), loc(), t.tileOf({kBC, kBC}, b().getI1Type()), /*upper=*/false,
+        /*diagonal=*/-1);
+    Value x0 = t.neg(t.select(strict, a, t.zeros({kBC, kBC})));
+    Value n = arith::MinSIOp::create(b(), loc(), subRowsLeft(i), t.index(kBC));
+    Value row0 = subRow(i);
+    auto loop = scf::ForOp::create(b(), loc(), t.index(2), n, t.index(1),
+                                   ValueRange{x0});
+    {
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(loop.getBody());
+      Value r = loop.getInductionVar();
+      Value x = loop.getRegionIterArg(0);
+      Value row = arith::AddIOp::create(b(), loc(), row0, r);
+      Value akkRow = tile::LoadOp::create(
+          b(), loc(), t.tileOf({kBC}, t.f32()), akkd,
+          ValueRange{batch, row, head, t.index(0)}, ValueRange{},
+          b().getDenseI64ArrayAttr({3}), nullptr);
+      Value before = t.indexMask({kBC}, 0, r, arith::CmpIPredicate::slt);
+      Value ar = t.select(before, t.neg(akkRow), t.zeros({kBC}));
+      // sum_m a_m X[m, :]
+      Value terms = t.mul(t.broadcast(ar, 1, {kBC, kBC}), x);
+      Value sum = tile::ReduceOp::create(b(), loc(), t.tileOf({kBC}, t.f32()),
+                                         terms, tile::CombineKind::add,
+                                         /*dim=*/0);
+      Value newRow = t.add(ar, sum);
+      Value isRow = t.indexMask({kBC, kBC}, 0, r, arith::CmpIPredicate::eq);
+      Value updated = t.select(isRow, t.broadcast(newRow, 0, {kBC, kBC}), x);
+      scf::YieldOp::create(b(), loc(), updated);
+    }
+    Value one = t.splat(blockType, 1.0);
+    return t.select(t.identityMask(kBC), one, loop.getResult(0));
+  }
+
+  /// Stores the [BC, BC] f32 block `value` at (row, column block `j`) of a
+  /// [B, T, HV, BT] output, rows >= rowEnd dropped.
+  void storeBlock(Value value, Value dest, Value row, int64_t j) {
+    tile::StoreOp::create(b(), loc(), t.toElement(value, ioType), dest,
+                          ValueRange{batch, row, head, t.index(j * kBC)},
+                          ValueRange{rowEnd, t.index(bt)},
+                          b().getDenseI64ArrayAttr({1, 3}));
+  }
+
+  void build() {
+    const int64_t numPairs = numSub * (numSub - 1) / 2;
+    auto blockShape = SmallVector<int64_t>{kBC, kBC};
+
+    //===------------------------------------------------------------------===//
+    // 1. Off-diagonal blocks, accumulated over K tiles.
+    //===------------------------------------------------------------------===//
+    SmallVector<Value> init;
+    for (int64_t p = 0; p < 2 * numPairs; ++p)
+      init.push_back(t.zeros(blockShape));
+    auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
+                                    t.index(bk), init);
+    {
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(kLoop.getBody());
+      Value col = kLoop.getInductionVar();
+      Value k0 = loadRows(k, rowStart, qkHead, col);
+      Value g0 = loadRows(G, rowStart, head, col);
+      SmallVector<Value> next =
+          buildSubChunkStep(1, col, {k0}, {g0}, kLoop.getRegionIterArgs());
+      scf::YieldOp::create(b(), loc(), next);
+    }
+    // aqkAcc[p], akkAcc[p] for pair p = pairIndex(I, J).
+    SmallVector<Value> aqkAcc, akkAcc;
+    for (int64_t p = 0; p < numPairs; ++p) {
+      aqkAcc.push_back(kLoop.getResult(2 * p));
+      akkAcc.push_back(kLoop.getResult(2 * p + 1));
+    }
+
+    //===------------------------------------------------------------------===//
+    // 2. Aqk *= scale; Akk *= beta (row i of sub-chunk I by beta_i).
+    //===------------------------------------------------------------------===//
+    Value scaleTile = t.splat(t.tileOf(blockShape, t.f32()), scale);
+    SmallVector<Value> akkBlock(numPairs);
+    for (int64_t i = 1; i < numSub; ++i) {
+      auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
+      Value betaRow = tile::LoadOp::create(
+          b(), loc(), t.tileOf({kBC}, betaElem), beta,
+          ValueRange{batch, subRow(i), head}, ValueRange{rowEnd},
+          b().getDenseI64ArrayAttr({1}), nullptr);
+      Value betaRows = t.broadcast(t.toF32(betaRow), 1, blockShape);
+      for (int64_t j = 0; j < i; ++j) {
+        int64_t p = pairIndex(i, j);
+        aqkAcc[p] = t.mul(aqkAcc[p], scaleTile);
+        akkBlock[p] = t.mul(akkAcc[p], betaRows);
+      }
+    }
+    auto A = [&](int64_t i, int64_t j) { return akkBlock[pairIndex(i, j)]; };
+
+    //===------------------------------------------------------------------===//
+    // 3. Diagonal blocks D_I = (I + Akk_II)^-1.
+    //===------------------------------------------------------------------===//
+    SmallVector<Value> d;
+    for (int64_t i = 0; i < numSub; ++i) {
+      Value block =
+          tile::LoadOp::create(b(), loc(), t.tileOf(blockShape, t.f32()), akkd,
+                               ValueRange{batch, subRow(i), head, t.index(0)},
+                               ValueRange{rowEnd, t.index(kBC)},
+                               b().getDenseI64ArrayAttr({1, 3}), nullptr);
+      d.push_back(safeGate ? block : invertDiagonalBlock(block, i));
+    }
+
+    //===------------------------------------------------------------------===//
+    // 4. Block merge: M_II = D_I, and for I > J
+    //    M_IJ = -D_I * sum_{m = J .. I-1} A_Im * M_mJ, in the seed's order:
+    //    -(D_I * A_I,I-1) * D_I-1 next to the diagonal, else
+    //    -D_I * (A_IJ * D_J + A_I,J+1 * M_J+1,J + ...).
+    //===------------------------------------------------------------------===//
+    SmallVector<SmallVector<Value>> mBlocks(numSub, SmallVector<Value>(numSub));
+    for (int64_t i = 0; i < numSub; ++i)
+      mBlocks[i][i] = d[i];
+    for (int64_t dist = 1; dist < numSub; ++dist) {
+      for (int64_t i = dist; i < numSub; ++i) {
+        int64_t j = i - dist;
+        Value prod;
+        if (dist == 1) {
+          prod =
+              t.dot(t.dot(d[i], A(i, j), mergePrecision), d[j], mergePrecision);
+        } else {
+          Value sum = t.dot(A(i, j), mBlocks[j][j], mergePrecision);
+          for (int64_t m = j + 1; m < i; ++m)
+            sum = t.dot(A(i, m), mBlocks[m][j], sum, mergePrecision);
+          prod = t.dot(d[i], sum, mergePrecision);
+        }
+        mBlocks[i][j] = t.neg(prod);
+      }
+    }
+
+    //===------------------------------------------------------------------===//
+    // 5. Stores, per sub-chunk with rows: the Aqk row block (diagonal block
+    //    copied from the input, off-diagonal blocks computed) and all BT
+    //    columns of the M row block.
+    //===------------------------------------------------------------------===//
+    Value zeroBlock = t.zeros(blockShape);
+    for (int64_t i = 0; i < numSub; ++i) {
+      OpBuilder::InsertionGuard guard(b());
+      if (i > 0) {
+        auto ifOp = scf::IfOp::create(b(), loc(), subValid(i),
+                                      /*withElseRegion=*/false);
+        b().setInsertionPointToStart(&ifOp.getThenRegion().front());
+      }
+      Value row = subRow(i);
+      Value diag =
+          tile::LoadOp::create(b(), loc(), t.tileOf(blockShape, ioType), aqk,
+                               ValueRange{batch, row, head, t.index(i * kBC)},
+                               ValueRange{rowEnd, t.index(bt)},
+                               b().getDenseI64ArrayAttr({1, 3}), nullptr);
+      tile::StoreOp::create(b(), loc(), diag, aqkOut,
+                            ValueRange{batch, row, head, t.index(i * kBC)},
+                            ValueRange{rowEnd, t.index(bt)},
+                            b().getDenseI64ArrayAttr({1, 3}));
+      for (int64_t j = 0; j < i; ++j)
+        storeBlock(aqkAcc[pairIndex(i, j)], aqkOut, row, j);
+      for (int64_t j = 0; j < numSub; ++j)
+        storeBlock(j <= i ? mBlocks[i][j] : zeroBlock, m, row, j);
+    }
+  }
+};
+
+} // namespace
+
+LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
+  Location loc = op.getLoc();
+  auto qType = cast<RankedTensorType>(op.getQ().getType());
+  auto gType = cast<RankedTensorType>(op.getG().getType());
+  const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
+  const int64_t hv = gType.getDimSize(2);
+  const int64_t bt = op.getChunkSize();
+  const int64_t bk = std::min<int64_t>(
+      ctx.blockK, llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
+  if (op.getSubChunkSize() != kBC)
+    return op.emitOpError("has no lowering for sub_chunk_size ")
+           << op.getSubChunkSize() << " (only " << kBC << ")";
+
+  // Manifest names and key.
+  ctx.describe(op.getQ(), "q", {"B", "T", "H", "K"});
+  ctx.describe(op.getK(), "k", {"B", "T", "H", "K"});
+  ctx.describe(op.getG(), "G", {"B", "T", "HV", "K"});
+  ctx.describe(op.getBeta(), "beta", {"B", "T", "HV"});
+  ctx.describe(op.getAqk(), "Aqk", {"B", "T", "HV", "BT"});
+  ctx.describe(op.getAkkd(), "Akkd", {"B", "T", "HV", "BC"});
+  ctx.describe(op.getAqkOut(), "Aqk_out", {"B", "T", "HV", "BT"});
+  ctx.describe(op.getM(), "M", {"B", "T", "HV", "BT"});
+  if (op.getCuSeqlens())
+    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
+  char scaleText[32];
+  std::snprintf(scaleText, sizeof(scaleText), "%.9g",
+                op.getScale().convertToFloat());
+  ctx.addKey("K", std::to_string(k));
+  ctx.addKey("H", std::to_string(h));
+  ctx.addKey("HV", std::to_string(hv));
+  ctx.addKey("chunk", std::to_string(bt));
+  ctx.addKey("scale", scaleText);
+  ctx.addKey("safe_gate", op.getSafeGate() ? "1" : "0");
+  ctx.addKey("precision", stringifySolvePrecision(op.getPrecision()));
+  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
+
+  // Kernel arguments: q, k, G, beta, Aqk, Akkd, Aqk_out, M, [cu_seqlens].
+  SmallVector<Value> args;
+  for (Value input : {op.getQ(), op.getK(), op.getG(), op.getBeta(),
+                      op.getAqk(), op.getAkkd()})
+    args.push_back(ctx.buffers.lookup(input));
+  Value aqkOutBuf = ctx.allocateResult(op.getAqkOut());
+  Value mBuf = ctx.allocateResult(op.getM());
+  args.push_back(aqkOutBuf);
+  args.push_back(mBuf);
+  Value cuBuf;
+  if (op.getCuSeqlens()) {
+    cuBuf = ctx.buffers.lookup(op.getCuSeqlens());
+    args.push_back(cuBuf);
+  }
+
+  func::FuncOp kernel =
+      createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
+                   kInterSolveThreads);
+  OpBuilder b(kernel.getBody().front().getTerminator());
+  Block &entry = kernel.getBody().front();
+  auto arg = [&](unsigned i) { return entry.getArgument(i); };
+  Value cu = cuBuf ? arg(8) : Value();
+
+  // One flat grid axis: program = bh * NT + chunk.
+  Value numChunks = countChunks(b, loc, arg(2), cu, bt);
+  Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
+  Value pidT = arith::RemUIOp::create(b, loc, pid, numChunks);
+  Value pidBH = arith::DivUIOp::create(b, loc, pid, numChunks);
+  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
+  Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
+  // Grouped value heads: value head hv reads q/k head hv / (HV / H).
+  Value qkHead = arith::DivUIOp::create(
+      b, loc, head, arith::ConstantIndexOp::create(b, loc, hv / h));
+  ChunkRows rows = locateChunk(b, loc, pidT, arg(2), cu, bt);
+
+  auto ifOp = scf::IfOp::create(b, loc, rows.valid, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+
+  InterSolveKernel body{InterSolveBuilder{b, loc}};
+  body.q = arg(0);
+  body.k = arg(1);
+  body.G = arg(2);
+  body.beta = arg(3);
+  body.aqk = arg(4);
+  body.akkd = arg(5);
+  body.aqkOut = arg(6);
+  body.m = arg(7);
+  body.batch = batch;
+  body.head = head;
+  body.qkHead = qkHead;
+  body.rowStart = rows.start;
+  body.rowEnd = rows.end;
+  body.numSub = bt / kBC;
+  body.kDim = k;
+  body.bk = bk;
+  body.bt = bt;
+  // fla's off-diagonal dots have fp32 operands at Triton's default
+  // precision (tf32); the merge dots use the op's precision.
+  body.offDiagPrecision = tile::Precision::tf32;
+  body.mergePrecision = toTilePrecision(op.getPrecision());
+  body.ioType = qType.getElementType();
+  body.scale = op.getScale().convertToFloat();
+  body.safeGate = op.getSafeGate();
+  body.build();
+
+  // Host: NT * B * HV programs along x.
+  OpBuilder &hb = ctx.host;
+  Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
+  Value chunks = countChunks(hb, loc, args[2], cuBuf, bt);
+  Value batches = memref::DimOp::create(hb, loc, args[2], 0);
+  Value heads = arith::MulIOp::create(
+      hb, loc, batches, arith::ConstantIndexOp::create(hb, loc, hv));
+  Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
+  tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
+                         args);
+  ctx.buffers.map(op.getAqkOut(), aqkOutBuf);
+  ctx.buffers.map(op.getM(), mBuf);
+  return success();
+}
