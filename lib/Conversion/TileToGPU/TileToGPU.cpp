@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Scan.h"
+#include "SharedMemory.h"
 #include "TensorCore.h"
 
 #include "kda/Conversion/Passes.h"
@@ -34,6 +35,10 @@ using namespace mlir::kda::tile;
 namespace {
 
 constexpr StringLiteral kGpuModuleName = "kda_kernels";
+
+/// Attribute of a gpu.func holding the dynamic shared memory (bytes) its
+/// launches must provide.
+constexpr StringLiteral kDynamicSharedAttr = "kda.dynamic_shared_bytes";
 
 gpu::Dimension toGpuDimension(Axis axis) {
   switch (axis) {
@@ -91,6 +96,13 @@ std::pair<linalg::LinalgOp, unsigned> orderParallelFirst(RewriterBase &rewriter,
 LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
                          int64_t numThreads) {
   Location loc = op.getLoc();
+  // Threads may still be in scalar code that touches shared memory (or has
+  // just written it): wait for them unless a barrier was the last thing.
+  Operation *prev = op->getPrevNode();
+  if (!prev || !isa<gpu::BarrierOp>(prev)) {
+    rewriter.setInsertionPoint(op);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
   // Matmuls on tf32-rounded operands run on tensor cores.
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
       matmul && kda::canUseTF32MmaSync(matmul, numThreads)) {
@@ -196,6 +208,7 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   newEntry.getOperations().splice(newEntry.end(), oldEntry.getOperations());
 
   // Program ids, returns and shared-memory allocations.
+  SmallVector<memref::AllocOp> sharedAllocs;
   SmallVector<Operation *> toRewrite;
   gpuFunc.walk([&](Operation *op) {
     if (isa<ProgramIdOp, NumProgramsOp, func::ReturnOp, memref::AllocOp>(op))
@@ -220,11 +233,15 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
         return alloc.emitOpError(
             "tile temporaries on the GPU must be statically shaped "
             "workgroup buffers (bufferize with memory-space=workgroup)");
-      BlockArgument buffer =
-          gpuFunc.addWorkgroupAttribution(type, alloc.getLoc());
-      rewriter.replaceOp(alloc, buffer);
+      sharedAllocs.push_back(alloc);
     }
   }
+  FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs);
+  if (failed(dynamicShared))
+    return failure();
+  if (*dynamicShared)
+    gpuFunc->setAttr(kDynamicSharedAttr,
+                     b.getI64IntegerAttr(*dynamicShared));
 
   // Distribute linalg ops (collected first: distribution rewrites them).
   SmallVector<linalg::LinalgOp> linalgOps;
@@ -279,12 +296,15 @@ struct ConvertTileToGPUPass
       int32_t threads = gpuFunc.getKnownBlockSizeAttr()[0];
       Value bx = arith::ConstantIndexOp::create(lb, loc, threads);
       Value one = arith::ConstantIndexOp::create(lb, loc, 1);
+      Value dynamicShared;
+      if (auto bytes = gpuFunc->getAttrOfType<IntegerAttr>(kDynamicSharedAttr))
+        dynamicShared = arith::ConstantIntOp::create(lb, loc, lb.getI32Type(),
+                                                     bytes.getInt());
       gpu::LaunchFuncOp::create(
           lb, loc, gpuFunc,
           gpu::KernelDim3{launch.getGridX(), launch.getGridY(),
                           launch.getGridZ()},
-          gpu::KernelDim3{bx, one, one}, /*dynamicSharedMemorySize=*/Value(),
-          launch.getArgs());
+          gpu::KernelDim3{bx, one, one}, dynamicShared, launch.getArgs());
       launch.erase();
     }
   }

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -198,9 +199,7 @@ FailureOr<std::string> kda::buildManifest(func::FuncOp entry, StringRef chip) {
   for (auto launch : body.getOps<gpu::LaunchFuncOp>()) {
     os << "kernel " << launch.getKernelName().getValue() << "\n";
     auto constant = [&](Value v) -> std::optional<int64_t> {
-      if (auto c = v.getDefiningOp<arith::ConstantIndexOp>())
-        return c.value();
-      return std::nullopt;
+      return getConstantIntValue(v);
     };
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
     std::optional<int64_t> bx = constant(block.x), by = constant(block.y),

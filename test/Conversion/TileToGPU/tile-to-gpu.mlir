@@ -11,9 +11,10 @@
 // CHECK: gpu.launch_func @kda_kernels::@scale blocks in (%[[N]], %{{.*}}, %{{.*}}) threads in (%[[C64]], %{{.*}}, %{{.*}}) args(%[[IN]] : memref<?x32xf32>, %[[OUT]] : memref<?x32xf32>)
 // CHECK: gpu.module @kda_kernels
 // CHECK: gpu.func @scale(%[[A:.*]]: memref<?x32xf32>, %[[B:.*]]: memref<?x32xf32>)
-// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<16x32xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[SHARED:.*]] : memref<2048xi8, #gpu.address_space<workgroup>>)
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 64, 1, 1>}
 // CHECK: %[[PID:.*]] = gpu.block_id x
+// CHECK: %[[TILE:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<16x32xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[START:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
@@ -95,5 +96,56 @@ func.func @total(%a: memref<64xf32>, %b: memref<f32>) attributes {tile.kernel} {
     %s = arith.addf %acc, %x : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// Tile temporaries share shared memory when their lives do not overlap:
+// %t1 dies before %t2 is written, so both views start at offset 0, and a
+// buffer used inside a loop stays live for the whole loop.
+
+// CHECK-LABEL: gpu.func @reuse
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>>)
+// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[S]][%c8192{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
+func.func @reuse(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t1 = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<64x32xf32>) outs(%t1 : memref<64x32xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%t1 : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%b : memref<64x32xf32>)
+  %t2 = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %t3 = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
+  scf.for %i = %c0 to %n step %c1 {
+    linalg.copy ins(%a : memref<64x32xf32>) outs(%t2 : memref<64x32xf32, #gpu.address_space<workgroup>>)
+    linalg.copy ins(%t2 : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%t3 : memref<64x32xf32, #gpu.address_space<workgroup>>)
+    linalg.copy ins(%t3 : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%b : memref<64x32xf32>)
+  }
+  return
+}
+
+// -----
+
+// Above 48 KB the kernel switches to dynamic shared memory, and its launch
+// asks for the bytes.
+
+// CHECK-LABEL: func.func @big_host
+// CHECK: %[[BYTES:.*]] = arith.constant 65536 : i32
+// CHECK: gpu.launch_func @kda_kernels::@big blocks in ({{.*}}) threads in ({{.*}}) dynamic_shared_memory_size %[[BYTES]]
+// CHECK-LABEL: gpu.func @big
+// CHECK-NOT: workgroup(
+// CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[DYN]]
+func.func @big_host(%a: memref<128x128xf32>) {
+  %c1 = arith.constant 1 : index
+  tile.launch @big grid [%c1, %c1, %c1] args(%a : memref<128x128xf32>)
+  return
+}
+func.func @big(%a: memref<128x128xf32>) attributes {tile.kernel} {
+  %t = memref.alloc() : memref<128x128xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<128x128xf32>) outs(%t : memref<128x128xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%t : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%a : memref<128x128xf32>)
   return
 }

@@ -1,0 +1,27 @@
+//===- SharedMemory.h - pack tile temporaries into shared memory -*- C++ -*-===//
+
+#ifndef KDA_LIB_CONVERSION_TILETOGPU_SHAREDMEMORY_H
+#define KDA_LIB_CONVERSION_TILETOGPU_SHAREDMEMORY_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::kda {
+
+/// The most static shared memory a kernel may declare; above it, kernels
+/// use dynamic shared memory (the launch asks for it).
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// Replaces the workgroup allocations `allocs` of `func` by views into one
+/// shared byte buffer in which allocations whose live ranges do not overlap
+/// share bytes. A live range runs from the first to the last use of the
+/// allocation or of any view of it, widened to whole loops around a use.
+/// The buffer is a workgroup attribution when it fits in
+/// kMaxStaticSharedBytes, else gpu.dynamic_shared_memory; returns the bytes
+/// of dynamic shared memory the launch must provide (0 for static).
+FailureOr<int64_t> packSharedMemory(gpu::GPUFuncOp func,
+                                    ArrayRef<memref::AllocOp> allocs);
+
+} // namespace mlir::kda
+
+#endif // KDA_LIB_CONVERSION_TILETOGPU_SHAREDMEMORY_H
