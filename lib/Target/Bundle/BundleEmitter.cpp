@@ -2,6 +2,7 @@
 
 #include "kda/Target/BundleEmitter.h"
 
+#include "BF16Memory.h"
 #include "Manifest.h"
 
 #include "kda/Pipelines/Pipelines.h"
@@ -131,6 +132,7 @@ std::optional<std::string> buildCPUSharedObject(ModuleOp module) {
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
+  kda::storeBF16AsI16(*llvmModule);
 
   TempFile object(".o"), shared(".so");
   if (!object.valid() || !shared.valid())
