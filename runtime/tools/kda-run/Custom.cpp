@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramRunner.h"
+#include "Setup.h"
 
 #include "kda/Reference/Random.h"
 
@@ -43,7 +44,7 @@ public:
       }
       argShapes.push_back(std::move(shape));
     }
-    return true;
+    return checkSizes(manifest, argShapes, options.cpu, error);
   }
   std::string describe() const override { return "custom"; }
   const std::vector<std::vector<int64_t>> &shapes() const override {
@@ -56,6 +57,9 @@ public:
         for (int64_t i = 0; i < args[a].size(); ++i)
           args[a].set(i, rng.normal());
   }
+  /// Never called: custom programs run with --no-check, which excludes
+  /// --inject-error.
+  void injectError(std::vector<HostTensor> &) override {}
   void check(const std::vector<HostTensor> &,
              std::vector<OutputStats> &) override {}
 

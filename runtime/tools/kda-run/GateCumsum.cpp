@@ -2,17 +2,19 @@
 //
 // Inputs g [B,T,HV,K] (the bundle's dtype), optional a_log [HV] and dt_bias
 // [HV,K] or [HV*K], optional cu_seqlens; output G [B,T,HV,K] f32. Inputs are
-// made like fla's tests: precomputed gates logsigmoid(randn), in-kernel gates
-// randn with randn A_log and dt_bias. The reference is kda::ref::gateCumsum,
-// computed per (sequence, value head) so that --check-heads can pick a few.
+// made like fla's tests: precomputed gates logsigmoid(randn) / gate_norm,
+// set to -1000 with probability mask_p; in-kernel gates randn with randn
+// A_log and dt_bias. The reference is kda::ref::gateCumsum, computed per
+// (sequence, value head) so that --check-heads can pick a few.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Pairs.h"
 #include "ProgramRunner.h"
+#include "Setup.h"
 
 #include "kda/Reference/Reference.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +23,7 @@ namespace kda::run {
 
 namespace {
 
+/// kda.gate_cumsum: the chunk-local cumsum of (activated) gates.
 class GateCumsumRunner : public ProgramRunner {
 public:
   bool configure(const Options &options, const rt::Manifest &manifest,
@@ -30,39 +33,29 @@ public:
     return argShapes;
   }
   void makeInputs(std::vector<HostTensor> &args) override;
+  void injectError(std::vector<HostTensor> &args) override;
   void check(const std::vector<HostTensor> &args,
              std::vector<OutputStats> &outputs) override;
 
 private:
   Options opt;
-  int gArg = -1, outArg = -1, aLogArg = -1, dtBiasArg = -1, cuArg = -1;
+  int gArg = -1, outArg = -1, aLogArg = -1, dtBiasArg = -1;
   int64_t B = 0, T = 0, H = 0, HV = 0, K = 0, chunk = 64;
   ref::GateMode mode = ref::GateMode::Precomputed;
   double lowerBound = -5.0;
-  std::vector<int64_t> cu;
+  std::vector<Sequence> seqs;
+  PairSelection pairs;
   std::vector<std::vector<int64_t>> argShapes;
   std::string description;
 };
 
-bool parseKeyInt(const std::string *v, int64_t &out) {
-  if (!v || v->empty())
-    return false;
-  char *end = nullptr;
-  long long x = std::strtoll(v->c_str(), &end, 10);
-  if (*end)
-    return false;
-  out = x;
-  return true;
-}
-
-bool GateCumsumRunner::configure(const Options &options,
-                                 const rt::Manifest &m, std::string &error) {
+bool GateCumsumRunner::configure(const Options &options, const rt::Manifest &m,
+                                 std::string &error) {
   opt = options;
   gArg = m.argIndex("g");
   outArg = m.argIndex("G");
   aLogArg = m.argIndex("a_log");
   dtBiasArg = m.argIndex("dt_bias");
-  cuArg = m.cuSeqlensArg;
   if (gArg < 0 || outArg < 0) {
     error = "the bundle (program=gate_cumsum) has no argument '" +
             std::string(gArg < 0 ? "g" : "G") + "'";
@@ -81,31 +74,22 @@ bool GateCumsumRunner::configure(const Options &options,
     return false;
   }
   if (!opt.dtype.empty() && opt.dtype != rt::dtypeName(g.dtype)) {
-    error = "--dtype " + opt.dtype + " does not match the bundle's input "
-            "dtype " + rt::dtypeName(g.dtype) + " (argument 'g')";
+    error = "--dtype " + opt.dtype +
+            " does not match the bundle's input "
+            "dtype " +
+            rt::dtypeName(g.dtype) + " (argument 'g')";
     return false;
   }
   // B, T and HV from the flags, checked against static dims; K from the
   // bundle.
-  struct {
-    int dim;
-    int64_t flag;
-    const char *flagName;
-    const char *what;
-    int64_t *out;
-  } sizes[] = {{0, opt.batch, "--batch", "static batch size", &B},
-               {1, opt.seqLen, "--seq-len", "static token count", &T},
-               {2, opt.valueHeads, "--value-heads", "HV", &HV}};
-  for (auto &s : sizes) {
-    const rt::DimSpec &d = g.dims[s.dim];
-    if (d.isStatic() && d.size != s.flag) {
-      error = std::string(s.flagName) + " " + std::to_string(s.flag) +
-              " does not match the bundle's " + s.what + " " +
-              std::to_string(d.size);
-      return false;
-    }
-    *s.out = s.flag;
-  }
+  if (!checkStaticDim(g, 0, opt.batch, "--batch", "static batch size", error) ||
+      !checkStaticDim(g, 1, opt.seqLen, "--seq-len", "static token count",
+                      error) ||
+      !checkStaticDim(g, 2, opt.valueHeads, "--value-heads", "HV", error))
+    return false;
+  B = opt.batch;
+  T = opt.seqLen;
+  HV = opt.valueHeads;
   int64_t keyValue;
   if (parseKeyInt(m.key("HV"), keyValue) && keyValue != HV) {
     error = "--value-heads " + std::to_string(HV) +
@@ -151,72 +135,21 @@ bool GateCumsumRunner::configure(const Options &options,
       return false;
     }
   }
-
-  // Varlen.
-  if (cuArg >= 0 && opt.cuSeqlens.empty()) {
-    error = "the bundle takes cu_seqlens: pass --cu-seqlens";
+  if (mode != ref::GateMode::Precomputed &&
+      (opt.maskP != 0.0 || opt.gateNorm != 1.0)) {
+    error = "--mask-p and --gate-norm apply to precomputed gates; the "
+            "bundle's gate is " +
+            gate;
     return false;
   }
-  if (cuArg < 0 && !opt.cuSeqlens.empty()) {
-    error = "the bundle is not varlen: drop --cu-seqlens";
+  if (!checkCuSeqlens(opt, m, B, T, error))
     return false;
-  }
-  cu = opt.cuSeqlens;
-  if (!cu.empty()) {
-    if (B != 1) {
-      error = "--cu-seqlens needs --batch 1";
-      return false;
-    }
-    if (cu.size() < 2) {
-      error = "cu_seqlens needs at least 2 entries, got " +
-              std::to_string(cu.size());
-      return false;
-    }
-    if (cu.front() != 0) {
-      error = "cu_seqlens must start at 0, got " + std::to_string(cu.front());
-      return false;
-    }
-    for (size_t i = 1; i < cu.size(); ++i)
-      if (cu[i] < cu[i - 1]) {
-        error = "cu_seqlens must be non-decreasing: cu_seqlens[" +
-                std::to_string(i) + "] = " + std::to_string(cu[i]) +
-                " < cu_seqlens[" + std::to_string(i - 1) +
-                "] = " + std::to_string(cu[i - 1]);
-        return false;
-      }
-    if (cu.back() != T) {
-      error = "cu_seqlens must end at T = " + std::to_string(T) +
-              " (--seq-len), got " + std::to_string(cu.back());
-      return false;
-    }
-  }
 
   // Every argument's shape.
-  argShapes.clear();
-  for (const rt::ArgSpec &a : m.args) {
-    std::vector<int64_t> shape;
-    for (const rt::DimSpec &d : a.dims) {
-      if (d.isStatic()) {
-        shape.push_back(d.size);
-        continue;
-      }
-      const std::string &sym = m.symbols[d.symbol];
-      int64_t v = sym == "B"    ? B
-                  : sym == "T"  ? T
-                  : sym == "HV" ? HV
-                  : sym == "H"  ? H
-                  : sym == "K"  ? K
-                  : sym == "N1" ? static_cast<int64_t>(cu.size())
-                                : -1;
-      if (v < 0) {
-        error = "argument '" + a.name + "' has a dimension '" + sym +
-                "' that kda-run cannot size";
-        return false;
-      }
-      shape.push_back(v);
-    }
-    argShapes.push_back(shape);
-  }
+  if (!sizeArguments(m, {{"B", B}, {"T", T}, {"HV", HV}, {"H", H}, {"K", K}},
+                     opt.cuSeqlens.size(), argShapes, error) ||
+      !checkSizes(m, argShapes, opt.cpu, error))
+    return false;
   std::vector<int64_t> bthk = {B, T, HV, K};
   if (argShapes[gArg] != bthk || argShapes[outArg] != bthk) {
     error = "'g' and 'G' must both be [B,T,HV,K]";
@@ -226,24 +159,34 @@ bool GateCumsumRunner::configure(const Options &options,
     error = "the bundle's 'a_log' must be [HV]";
     return false;
   }
-  if (dtBiasArg >= 0 &&
-      argShapes[dtBiasArg] != std::vector<int64_t>{HV, K} &&
+  if (dtBiasArg >= 0 && argShapes[dtBiasArg] != std::vector<int64_t>{HV, K} &&
       argShapes[dtBiasArg] != std::vector<int64_t>{HV * K}) {
     error = "the bundle's 'dt_bias' must be [HV,K] or [HV*K]";
     return false;
   }
+  seqs = sequencesOf(B, T, opt.cuSeqlens);
+  pairs = selectPairs(seqs, HV, opt.checkHeads, opt.seed);
 
-  char lb[32];
-  std::snprintf(lb, sizeof lb, "%g", lowerBound);
-  description = "B=" + std::to_string(B) + " T=" + std::to_string(T) +
-                " H=" + std::to_string(H) + " HV=" + std::to_string(HV) +
-                " K=" + std::to_string(K) + " chunk=" + std::to_string(chunk) +
-                " gate=" + gate +
-                (mode == ref::GateMode::LowerBound ? "(" + std::string(lb) + ")"
-                                                   : std::string()) +
-                " dtype=" + rt::dtypeName(g.dtype) +
-                (cu.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText) +
-                " seed=" + std::to_string(opt.seed);
+  char number[32];
+  std::snprintf(number, sizeof number, "%g", lowerBound);
+  description =
+      "B=" + std::to_string(B) + " T=" + std::to_string(T) +
+      " H=" + std::to_string(H) + " HV=" + std::to_string(HV) +
+      " K=" + std::to_string(K) + " chunk=" + std::to_string(chunk) +
+      " gate=" + gate +
+      (mode == ref::GateMode::LowerBound ? "(" + std::string(number) + ")"
+                                         : std::string()) +
+      " dtype=" + rt::dtypeName(g.dtype) +
+      (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText);
+  if (opt.maskP != 0.0) {
+    std::snprintf(number, sizeof number, "%g", opt.maskP);
+    description += std::string(" mask_p=") + number;
+  }
+  if (opt.gateNorm != 1.0) {
+    std::snprintf(number, sizeof number, "%g", opt.gateNorm);
+    description += std::string(" gate_norm=") + number;
+  }
+  description += " seed=" + std::to_string(opt.seed);
   return true;
 }
 
@@ -252,7 +195,13 @@ void GateCumsumRunner::makeInputs(std::vector<HostTensor> &args) {
   HostTensor &g = args[gArg];
   if (mode == ref::GateMode::Precomputed) {
     for (int64_t i = 0; i < g.size(); ++i)
-      g.set(i, std::log(ref::sigmoid(rng.normal())));
+      g.set(i, std::log(ref::sigmoid(rng.normal())) / opt.gateNorm);
+    // -1000 is exact in every dtype, so masking after the rounding is the
+    // same as before it.
+    if (opt.maskP > 0.0)
+      for (int64_t i = 0; i < g.size(); ++i)
+        if (rng.uniform() < opt.maskP)
+          g.set(i, -1000.0);
   } else {
     for (int64_t i = 0; i < g.size(); ++i)
       g.set(i, rng.normal());
@@ -263,6 +212,15 @@ void GateCumsumRunner::makeInputs(std::vector<HostTensor> &args) {
   if (dtBiasArg >= 0)
     for (int64_t i = 0; i < args[dtBiasArg].size(); ++i)
       args[dtBiasArg].set(i, rng.normal());
+}
+
+void GateCumsumRunner::injectError(std::vector<HostTensor> &args) {
+  if (pairs.checked.empty())
+    return;
+  const HeadPair &p = pairs.all[pairs.checked.front()];
+  const Sequence &s = seqs[p.seq];
+  int64_t at = ((s.begin + s.length() / 2) * HV + p.head) * K;
+  args[outArg].set(at, args[outArg].get(at) + 1.0);
 }
 
 void GateCumsumRunner::check(const std::vector<HostTensor> &args,
@@ -280,37 +238,16 @@ void GateCumsumRunner::check(const std::vector<HostTensor> &args,
     outputs.push_back(st);
     return;
   }
-
-  // (sequence, value head) pairs over non-empty sequences.
-  std::vector<std::pair<int64_t, int64_t>> seqs;
-  if (cu.empty())
-    for (int64_t b = 0; b < B; ++b)
-      seqs.push_back({b * T, (b + 1) * T});
-  else
-    for (size_t n = 0; n + 1 < cu.size(); ++n)
-      seqs.push_back({cu[n], cu[n + 1]});
-  std::vector<std::pair<size_t, int64_t>> pairs;
-  for (size_t s = 0; s < seqs.size(); ++s)
-    if (seqs[s].second > seqs[s].first)
-      for (int64_t nu = 0; nu < HV; ++nu)
-        pairs.push_back({s, nu});
-  size_t total = pairs.size();
-  if (opt.checkHeads > 0 && static_cast<size_t>(opt.checkHeads) < total) {
-    ref::Rng pick(opt.seed ^ 0x9E3779B97F4A7C15ULL);
-    size_t n = static_cast<size_t>(opt.checkHeads);
-    for (size_t i = 0; i < n; ++i) {
-      size_t j = i + static_cast<size_t>(pick.next() % (total - i));
-      std::swap(pairs[i], pairs[j]);
-    }
-    pairs.resize(n);
-    std::sort(pairs.begin(), pairs.end());
-    std::printf("checking %zu of %zu (sequence, head) pairs\n", n, total);
-  }
+  if (pairs.sampled())
+    std::printf("checking %zu of %zu (sequence, head) pairs\n",
+                pairs.checked.size(), pairs.all.size());
 
   const HostTensor &g = args[gArg];
   std::vector<double> aLog(1), dtBias(K), slice;
-  for (const auto &[s, nu] : pairs) {
-    int64_t begin = seqs[s].first, len = seqs[s].second - begin;
+  for (size_t index : pairs.checked) {
+    const HeadPair &pair = pairs.all[index];
+    const int64_t nu = pair.head, begin = seqs[pair.seq].begin,
+                  len = seqs[pair.seq].length();
     ref::Problem p;
     p.B = 1;
     p.T = len;
@@ -330,10 +267,7 @@ void GateCumsumRunner::check(const std::vector<HostTensor> &args,
         dtBias[d] = args[dtBiasArg].get(nu * K + d);
       go.dtBias = &dtBias;
     }
-    slice.resize(static_cast<size_t>(len * K));
-    for (int64_t r = 0; r < len; ++r)
-      for (int64_t d = 0; d < K; ++d)
-        slice[r * K + d] = g.get(((begin + r) * HV + nu) * K + d);
+    slice = gatherHead(g, begin, len, nu, HV, K);
     std::vector<double> expected = ref::gateCumsum(p, slice, go);
     for (int64_t r = 0; r < len; ++r)
       for (int64_t d = 0; d < K; ++d) {
@@ -347,14 +281,8 @@ void GateCumsumRunner::check(const std::vector<HostTensor> &args,
 
 } // namespace
 
-std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
-  if (program == "gate_cumsum")
-    return std::make_unique<GateCumsumRunner>();
-  if (program == "custom")
-    return makeCustomRunner();
-  return nullptr;
+std::unique_ptr<ProgramRunner> makeGateCumsumRunner() {
+  return std::make_unique<GateCumsumRunner>();
 }
-
-const char *knownPrograms() { return "gate_cumsum, custom"; }
 
 } // namespace kda::run

@@ -192,4 +192,14 @@ rt::TensorArg HostTensor::arg(void *pointer) {
   return t;
 }
 
+std::vector<double> gatherHead(const HostTensor &t, int64_t begin,
+                               int64_t count, int64_t head, int64_t heads,
+                               int64_t width) {
+  std::vector<double> rows(static_cast<size_t>(count * width));
+  for (int64_t r = 0; r < count; ++r)
+    for (int64_t d = 0; d < width; ++d)
+      rows[r * width + d] = t.get(((begin + r) * heads + head) * width + d);
+  return rows;
+}
+
 } // namespace kda::run

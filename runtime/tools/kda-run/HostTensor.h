@@ -21,6 +21,7 @@ namespace kda::run {
 /// truncate toward zero).
 double roundTo(rt::DType dtype, double x);
 
+/// A dense row-major tensor in host memory.
 class HostTensor {
 public:
   HostTensor() = default;
@@ -53,6 +54,12 @@ private:
   int64_t count = 0;
   std::unique_ptr<void, Free> storage;
 };
+
+/// Rows [begin, begin + count) of head `head` of `t`, viewed as
+/// [rows, heads, width], as a dense [count, width] vector.
+std::vector<double> gatherHead(const HostTensor &t, int64_t begin,
+                               int64_t count, int64_t head, int64_t heads,
+                               int64_t width);
 
 } // namespace kda::run
 

@@ -2,6 +2,9 @@
 
 #include "Options.h"
 
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -10,8 +13,9 @@ namespace kda::run {
 const char *usage() {
   return "usage: kda-run BUNDLE --batch N --seq-len T --heads H --value-heads HV\n"
          "               [--cu-seqlens 0,a,b,...] [--seed S] [--dtype bf16|f16|f32]\n"
+         "               [--mask-p P] [--gate-norm X]\n"
          "               [--cpu] [--bench] [--no-check] [--check-heads N]\n"
-         "               [--inputs DIR] [--outputs DIR]\n"
+         "               [--inject-error] [--inputs DIR] [--outputs DIR]\n"
          "\n"
          "Runs a kernel bundle on inputs made like fla's tests (or read from\n"
          "DIR/<arg>.npy), compares every output with the float64 reference,\n"
@@ -23,11 +27,17 @@ const char *usage() {
          "  --cu-seqlens LIST  packed sequence offsets 0,...,T (varlen bundles)\n"
          "  --seed S           random seed (default 0)\n"
          "  --dtype D          expected input dtype; must match the bundle\n"
+         "  --mask-p P         set a fraction P of the precomputed gates to -1000\n"
+         "                     (default 0)\n"
+         "  --gate-norm X      divide the precomputed gates logsigmoid(randn) by X\n"
+         "                     (default 1)\n"
          "  --cpu              run the bundle's CPU build instead of the GPU\n"
          "  --bench            time >= 50 runs (CUDA events) and report GB/s\n"
          "  --no-check         skip the reference (outputs are still checked\n"
          "                     for NaN/Inf and unwritten elements)\n"
          "  --check-heads N    check N random (sequence, head) pairs only\n"
+         "  --inject-error     add 1.0 to one checked output element before the\n"
+         "                     check (proves that the check catches it)\n"
          "  --inputs DIR       read inputs from DIR/<arg>.npy\n"
          "  --outputs DIR      write every argument to DIR/<arg>.npy\n";
 }
@@ -48,6 +58,14 @@ bool parseInt(const std::string &s, int64_t &out) {
   }
   out = s[0] == '-' ? -v : v;
   return true;
+}
+
+bool parseDouble(const std::string &s, double &out) {
+  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0])))
+    return false;
+  char *end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return *end == '\0' && std::isfinite(out);
 }
 
 } // namespace
@@ -78,9 +96,11 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
       inlineValue = true;
     }
     static const char *const valueFlags[] = {
-        "--batch", "--seq-len", "--heads",       "--value-heads", "--cu-seqlens",
-        "--seed",  "--dtype",   "--check-heads", "--inputs",      "--outputs"};
-    static const char *const boolFlags[] = {"--cpu", "--bench", "--no-check"};
+        "--batch",  "--seq-len", "--heads",       "--value-heads",
+        "--cu-seqlens", "--seed", "--dtype",  "--mask-p",
+        "--gate-norm",  "--check-heads", "--inputs", "--outputs"};
+    static const char *const boolFlags[] = {"--cpu", "--bench", "--no-check",
+                                            "--inject-error"};
     bool takesValue = false, known = false;
     for (const char *f : valueFlags)
       if (name == f)
@@ -105,8 +125,10 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
         o.cpu = true;
       else if (name == "--bench")
         o.bench = true;
-      else
+      else if (name == "--no-check")
         o.noCheck = true;
+      else
+        o.injectError = true;
       continue;
     }
     if (!inlineValue) {
@@ -175,6 +197,16 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
         return false;
       }
       o.dtype = value;
+    } else if (name == "--mask-p") {
+      if (!parseDouble(value, o.maskP) || o.maskP < 0 || o.maskP > 1) {
+        error = "--mask-p expects a probability in [0, 1], got '" + value + "'";
+        return false;
+      }
+    } else if (name == "--gate-norm") {
+      if (!parseDouble(value, o.gateNorm) || o.gateNorm <= 0) {
+        error = "--gate-norm expects a positive number, got '" + value + "'";
+        return false;
+      }
     } else if (name == "--inputs") {
       o.inputsDir = value;
     } else if (name == "--outputs") {
@@ -197,6 +229,10 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
   }
   if (o.noCheck && o.checkHeads) {
     error = "--no-check and --check-heads exclude each other";
+    return false;
+  }
+  if (o.noCheck && o.injectError) {
+    error = "--no-check and --inject-error exclude each other";
     return false;
   }
   return true;

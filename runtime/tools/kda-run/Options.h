@@ -9,6 +9,7 @@
 
 namespace kda::run {
 
+/// The command line of kda-run.
 struct Options {
   std::string bundle;
   int64_t batch = 0, seqLen = 0, heads = 0, valueHeads = 0;
@@ -18,9 +19,15 @@ struct Options {
   uint64_t seed = 0;
   /// bf16, f16 or f32; empty when not given.
   std::string dtype;
+  /// Fraction of precomputed gates set to -1000 (--mask-p, fla's mask_p).
+  double maskP = 0.0;
+  /// Divisor of the logsigmoid gates (--gate-norm, fla's gate_logit_normalizer).
+  double gateNorm = 1.0;
   bool cpu = false;
   bool bench = false;
   bool noCheck = false;
+  /// Add 1.0 to one checked output element before the check (--inject-error).
+  bool injectError = false;
   /// Number of (sequence, head) pairs to check; 0 means all.
   int64_t checkHeads = 0;
   std::string inputsDir, outputsDir;

@@ -22,10 +22,12 @@
 
 namespace kda::run {
 
+/// Inputs, reference and checks of one kind of program.
 class ProgramRunner {
 public:
   virtual ~ProgramRunner() = default;
-  /// Checks the options against the manifest and fixes all shapes.
+  /// Checks the options against the manifest and fixes all shapes (within
+  /// the size limits of checkSizes, before anything is allocated).
   virtual bool configure(const Options &options, const rt::Manifest &manifest,
                          std::string &error) = 0;
   /// "B=2 T=300 HV=4 K=64 chunk=64 gate=precomputed" for the header line.
@@ -34,6 +36,9 @@ public:
   virtual const std::vector<std::vector<int64_t>> &shapes() const = 0;
   /// Fills every input argument (except cu_seqlens) with random values.
   virtual void makeInputs(std::vector<HostTensor> &args) = 0;
+  /// Adds 1.0 to one output element that check() compares with the
+  /// reference (--inject-error), to show that the check catches it.
+  virtual void injectError(std::vector<HostTensor> &args) = 0;
   /// Compares the outputs with the reference computed from the inputs in
   /// `args` (as stored, i.e. already rounded to their dtypes).
   virtual void check(const std::vector<HostTensor> &args,
@@ -42,6 +47,12 @@ public:
 
 /// The runner of `program`, or null when kda-run does not know it.
 std::unique_ptr<ProgramRunner> makeRunner(const std::string &program);
+
+/// The runner of kda.gate_cumsum programs (`gate_cumsum`).
+std::unique_ptr<ProgramRunner> makeGateCumsumRunner();
+
+/// The runner of kda.inter_solve programs (`inter_solve`).
+std::unique_ptr<ProgramRunner> makeInterSolveRunner();
 
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.

@@ -16,6 +16,15 @@ void OutputStats::add(double out, double ref) {
     maxAbs = std::fabs(d);
 }
 
+void OutputStats::merge(const OutputStats &other) {
+  checked += other.checked;
+  total += other.total;
+  nonfinite += other.nonfinite;
+  diff2 += other.diff2;
+  ref2 += other.ref2;
+  maxAbs = std::fmax(maxAbs, other.maxAbs);
+}
+
 double OutputStats::relRms() const {
   if (checked == 0)
     return 0;

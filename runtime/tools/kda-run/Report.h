@@ -28,6 +28,8 @@ struct OutputStats {
 
   /// Accumulates one finite element.
   void add(double out, double ref);
+  /// Adds the counts and sums of `other` (a part of the same output).
+  void merge(const OutputStats &other);
   double relRms() const;
   bool passes() const;
 };

@@ -2,8 +2,9 @@
 //
 // kda-run BUNDLE --batch N --seq-len T --heads H --value-heads HV
 //         [--cu-seqlens 0,a,b,...] [--seed S] [--dtype bf16|f16|f32]
+//         [--mask-p P] [--gate-norm X]
 //         [--cpu] [--bench] [--no-check] [--check-heads N]
-//         [--inputs DIR] [--outputs DIR]
+//         [--inject-error] [--inputs DIR] [--outputs DIR]
 //
 // Loads the bundle with libkda_runtime, makes inputs the way fla's tests do
 // (or reads DIR/<arg>.npy), runs it on the GPU (or its CPU build with
@@ -23,6 +24,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <exception>
 #include <sys/stat.h>
 
@@ -159,6 +163,21 @@ int runMain(int argc, char **argv) {
       la.cuSeqlensHost = opt.cuSeqlens.data();
       la.numCuSeqlensHost = opt.cuSeqlens.size();
     }
+    // The plan's workspace (results the program does not return), 256-byte
+    // aligned as the runtime requires.
+    size_t wsBytes = 0;
+    if (rt::Status s =
+            program->workspaceSize(tensors.data(), tensors.size(), wsBytes);
+        !s)
+      return fail(s.message());
+    std::unique_ptr<void, void (*)(void *)> workspace(
+        wsBytes ? std::aligned_alloc(256, (wsBytes + 255) / 256 * 256)
+                : nullptr,
+        std::free);
+    if (wsBytes && !workspace)
+      throw std::bad_alloc();
+    la.workspace = workspace.get();
+    la.workspaceBytes = wsBytes;
     if (rt::Status s = program->runCpu(la); !s)
       return fail(s.message());
     if (opt.bench) {
@@ -218,6 +237,8 @@ int runMain(int argc, char **argv) {
         return fail("--outputs: " + error);
   }
 
+  if (opt.injectError)
+    runner->injectError(args);
   std::vector<OutputStats> outputs;
   runner->check(args, outputs);
   return printReport(outputs) ? 0 : 1;

@@ -1,0 +1,19 @@
+//===- ProgramRunner.cpp - the runner of each program key -----------------===//
+
+#include "ProgramRunner.h"
+
+namespace kda::run {
+
+std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
+  if (program == "gate_cumsum")
+    return makeGateCumsumRunner();
+  if (program == "inter_solve")
+    return makeInterSolveRunner();
+  if (program == "custom")
+    return makeCustomRunner();
+  return nullptr;
+}
+
+const char *knownPrograms() { return "gate_cumsum, inter_solve, custom"; }
+
+} // namespace kda::run

@@ -1,0 +1,136 @@
+//===- Setup.cpp - checks of the command line against a bundle ------------===//
+
+#include "Setup.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace kda::run {
+
+bool parseKeyInt(const std::string *value, int64_t &out) {
+  if (!value || value->empty())
+    return false;
+  char *end = nullptr;
+  long long x = std::strtoll(value->c_str(), &end, 10);
+  if (*end)
+    return false;
+  out = x;
+  return true;
+}
+
+bool checkStaticDim(const rt::ArgSpec &arg, int dim, int64_t flag,
+                    const char *flagName, const char *what,
+                    std::string &error) {
+  const rt::DimSpec &d = arg.dims[dim];
+  if (!d.isStatic() || d.size == flag)
+    return true;
+  error = std::string(flagName) + " " + std::to_string(flag) +
+          " does not match the bundle's " + what + " " + std::to_string(d.size);
+  return false;
+}
+
+bool checkCuSeqlens(const Options &options, const rt::Manifest &manifest,
+                    int64_t B, int64_t T, std::string &error) {
+  const std::vector<int64_t> &cu = options.cuSeqlens;
+  if (manifest.cuSeqlensArg >= 0 && cu.empty()) {
+    error = "the bundle takes cu_seqlens: pass --cu-seqlens";
+    return false;
+  }
+  if (manifest.cuSeqlensArg < 0 && !cu.empty()) {
+    error = "the bundle is not varlen: drop --cu-seqlens";
+    return false;
+  }
+  if (cu.empty())
+    return true;
+  if (B != 1) {
+    error = "--cu-seqlens needs --batch 1";
+    return false;
+  }
+  if (cu.size() < 2) {
+    error =
+        "cu_seqlens needs at least 2 entries, got " + std::to_string(cu.size());
+    return false;
+  }
+  if (cu.front() != 0) {
+    error = "cu_seqlens must start at 0, got " + std::to_string(cu.front());
+    return false;
+  }
+  for (size_t i = 1; i < cu.size(); ++i)
+    if (cu[i] < cu[i - 1]) {
+      error = "cu_seqlens must be non-decreasing: cu_seqlens[" +
+              std::to_string(i) + "] = " + std::to_string(cu[i]) +
+              " < cu_seqlens[" + std::to_string(i - 1) +
+              "] = " + std::to_string(cu[i - 1]);
+      return false;
+    }
+  if (cu.back() != T) {
+    error = "cu_seqlens must end at T = " + std::to_string(T) +
+            " (--seq-len), got " + std::to_string(cu.back());
+    return false;
+  }
+  return true;
+}
+
+bool sizeArguments(const rt::Manifest &manifest,
+                   const std::map<std::string, int64_t> &symbols,
+                   size_t numCuSeqlens,
+                   std::vector<std::vector<int64_t>> &shapes,
+                   std::string &error) {
+  shapes.clear();
+  for (const rt::ArgSpec &a : manifest.args) {
+    std::vector<int64_t> shape;
+    for (const rt::DimSpec &d : a.dims) {
+      if (d.isStatic()) {
+        shape.push_back(d.size);
+        continue;
+      }
+      const std::string &sym = manifest.symbols[d.symbol];
+      if (sym == "N1") {
+        shape.push_back(static_cast<int64_t>(numCuSeqlens));
+        continue;
+      }
+      auto it = symbols.find(sym);
+      if (it == symbols.end()) {
+        error = "argument '" + a.name + "' has a dimension '" + sym +
+                "' that kda-run cannot size";
+        return false;
+      }
+      shape.push_back(it->second);
+    }
+    shapes.push_back(std::move(shape));
+  }
+  return true;
+}
+
+bool checkSizes(const rt::Manifest &manifest,
+                const std::vector<std::vector<int64_t>> &shapes, bool cpu,
+                std::string &error) {
+  // Bytes must fit too: at most 8 bytes an element.
+  const int64_t limit = cpu ? int64_t(1) << 31 : int64_t(1) << 60;
+  for (size_t a = 0; a < shapes.size(); ++a) {
+    const std::vector<int64_t> &shape = shapes[a];
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+      continue; // empty
+    int64_t elements = 1;
+    bool tooLarge = false;
+    for (int64_t d : shape) {
+      tooLarge |= elements > limit / d;
+      if (tooLarge)
+        break;
+      elements *= d;
+    }
+    if (!tooLarge)
+      continue;
+    std::string sizes;
+    for (size_t d = 0; d < shapes[a].size(); ++d)
+      sizes += (d ? "*" : "") + std::to_string(shapes[a][d]);
+    error = "problem too large";
+    error += cpu ? " for the CPU build: " : ": ";
+    error += "argument '" + manifest.args[a].name + "' has " + sizes +
+             " elements, more than " + (cpu ? "2^31" : "2^60");
+    return false;
+  }
+  return true;
+}
+
+} // namespace kda::run

@@ -1,0 +1,55 @@
+//===- Setup.h - checks of the command line against a bundle -----*- C++
+//-*-===//
+//
+// What the program runners share when they fix a problem from the flags and
+// the manifest: key values, static dimensions, the varlen rules, the shape
+// of every argument, and the size limits of the host tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_RUN_SETUP_H
+#define KDA_RUN_SETUP_H
+
+#include "Options.h"
+
+#include "kda/Runtime/Bundle.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kda::run {
+
+/// Parses a decimal integer (a key's value); false when `value` is null,
+/// empty or not an integer.
+bool parseKeyInt(const std::string *value, int64_t &out);
+
+/// When dimension `dim` of `arg` is static, checks that it equals `flag`
+/// (the value of `flagName`, which sets `what`): "--batch 2 does not match
+/// the bundle's static batch size 1".
+bool checkStaticDim(const rt::ArgSpec &arg, int dim, int64_t flag,
+                    const char *flagName, const char *what, std::string &error);
+
+/// The varlen rules: --cu-seqlens exactly when the bundle takes cu_seqlens,
+/// then B = 1 and offsets that start at 0, never decrease and end at T.
+bool checkCuSeqlens(const Options &options, const rt::Manifest &manifest,
+                    int64_t B, int64_t T, std::string &error);
+
+/// The shape of every manifest argument: static sizes as they are, symbols
+/// from `symbols` (N1 is the number of --cu-seqlens offsets).
+bool sizeArguments(const rt::Manifest &manifest,
+                   const std::map<std::string, int64_t> &symbols,
+                   size_t numCuSeqlens,
+                   std::vector<std::vector<int64_t>> &shapes,
+                   std::string &error);
+
+/// Checks that every argument's element count fits in 64 bits and, for the
+/// CPU build (`cpu`), stays below 2^31 elements (the CPU build is for small
+/// problems), before anything is allocated.
+bool checkSizes(const rt::Manifest &manifest,
+                const std::vector<std::vector<int64_t>> &shapes, bool cpu,
+                std::string &error);
+
+} // namespace kda::run
+
+#endif // KDA_RUN_SETUP_H
