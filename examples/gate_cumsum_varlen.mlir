@@ -3,7 +3,8 @@
 // bf16 raw gates; chunks restart at every sequence start.
 //
 //   kda-translate examples/gate_cumsum_varlen.mlir --kda-to-ptx
-//   kda-cpu-run examples/gate_cumsum_varlen.mlir --seq-len 300 --cu-seqlens 0,1,64,65,300
+//   kda-translate examples/gate_cumsum_varlen.mlir --kda-to-bundle -o varlen.kdab
+//   kda-run varlen.kdab --cpu --batch 1 --seq-len 300 --heads 4 --value-heads 4 --cu-seqlens 0,1,64,65,300
 
 func.func @gate_cumsum_varlen(%g: tensor<1x?x4x128xbf16>, %a_log: tensor<4xf32>,
                               %dt_bias: tensor<4x128xf32>, %cu_seqlens: tensor<?xi64>)

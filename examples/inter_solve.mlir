@@ -7,7 +7,8 @@
 //
 //   kda-opt examples/inter_solve.mlir --convert-kda-to-tile --canonicalize --cse
 //   kda-translate examples/inter_solve.mlir --kda-to-ptx
-//   kda-cpu-run examples/inter_solve.mlir --batch 2 --seq-len 200
+//   kda-translate examples/inter_solve.mlir --kda-to-bundle -o inter_solve.kdab
+//   kda-run inter_solve.kdab --cpu --batch 2 --seq-len 200 --heads 4 --value-heads 4
 
 func.func @inter_solve(%q: tensor<?x?x4x64xbf16>, %k: tensor<?x?x4x64xbf16>,
                        %G: tensor<?x?x4x64xf32>, %beta: tensor<?x?x4xf32>,

@@ -30,7 +30,6 @@ tools = [
     ToolSubst("kda-opt", command=os.path.join(config.kda_tools_dir, "kda-opt"),
               extra_args=kda_opt.split()[1:]),
     "kda-translate",
-    "kda-cpu-run",
     "kda-reference-test",
     "kda-run",
     "kda-runtime-test",
@@ -41,6 +40,11 @@ tools = [
     "split-file",
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# kda-run (built with the runtime, KDA_ENABLE_RUNTIME) runs the CPU build of
+# a bundle against the float64 reference: the CPU numerics tier.
+if os.path.exists(os.path.join(config.kda_tools_dir, "kda-run")):
+    config.available_features.add("kda-run")
 
 # Tier: PTX assembles (needs ptxas from a CUDA toolkit; no GPU needed).
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
