@@ -15,6 +15,11 @@ uint64_t Rng::next() {
   return z ^ (z >> 31);
 }
 
+void Rng::discard(uint64_t n) {
+  state += n * 0x9E3779B97F4A7C15ULL;
+  hasSpare = false;
+}
+
 double Rng::uniform() {
   return static_cast<double>(next() >> 11) * 0x1.0p-53;
 }

@@ -115,10 +115,19 @@ void rngTests(Harness &h) {
   bool neg = true;
   for (double e : g)
     neg &= e < 0.0;
+  // discard(n) continues the stream as n calls of next() would.
+  Rng drawn(5), skipped(5);
+  for (int i = 0; i < 37; ++i)
+    drawn.next();
+  skipped.normal(); // leaves a spare, which discard drops
+  skipped.discard(35);
+  bool discards = drawn.next() == skipped.next() &&
+                  drawn.normal() == skipped.normal();
   bool ok = same && std::fabs(mean) < 0.03 && std::fabs(var - 1.0) < 0.05 &&
-            inRange && neg;
+            inRange && neg && discards;
   h.record("rng", ok,
-           "deterministic; normal mean " + sci(mean) + " var " + sci(var));
+           "deterministic; discard; normal mean " + sci(mean) + " var " +
+               sci(var));
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 
 #include "Pairs.h"
 #include "ProgramRunner.h"
+#include "RandomStream.h"
 #include "Setup.h"
 
 #include "kda/Reference/Reference.h"
@@ -191,27 +192,31 @@ bool GateCumsumRunner::configure(const Options &options, const rt::Manifest &m,
 }
 
 void GateCumsumRunner::makeInputs(std::vector<HostTensor> &args) {
-  ref::Rng rng(opt.seed);
+  // The generator's stream: g, then the mask (precomputed gates) or A_log
+  // and dt_bias (in-kernel gates); each part drawn in parallel pieces.
   HostTensor &g = args[gArg];
+  RandomStream stream(opt.seed);
+  const RandomSegment gDraws = stream.normals(g.size());
   if (mode == ref::GateMode::Precomputed) {
-    for (int64_t i = 0; i < g.size(); ++i)
-      g.set(i, std::log(ref::sigmoid(rng.normal())) / opt.gateNorm);
+    const RandomSegment maskDraws = stream.uniforms(g.size());
+    gDraws.draw([&](int64_t i, double v) {
+      g.set(i, std::log(ref::sigmoid(v)) / opt.gateNorm);
+    });
     // -1000 is exact in every dtype, so masking after the rounding is the
     // same as before it.
     if (opt.maskP > 0.0)
-      for (int64_t i = 0; i < g.size(); ++i)
-        if (rng.uniform() < opt.maskP)
+      maskDraws.draw([&](int64_t i, double u) {
+        if (u < opt.maskP)
           g.set(i, -1000.0);
-  } else {
-    for (int64_t i = 0; i < g.size(); ++i)
-      g.set(i, rng.normal());
+      });
+    return;
   }
-  if (aLogArg >= 0)
-    for (int64_t i = 0; i < args[aLogArg].size(); ++i)
-      args[aLogArg].set(i, rng.normal());
-  if (dtBiasArg >= 0)
-    for (int64_t i = 0; i < args[dtBiasArg].size(); ++i)
-      args[dtBiasArg].set(i, rng.normal());
+  gDraws.draw([&](int64_t i, double v) { g.set(i, v); });
+  for (int a : {aLogArg, dtBiasArg})
+    if (a >= 0) {
+      HostTensor &t = args[a];
+      stream.normals(t.size()).draw([&](int64_t i, double v) { t.set(i, v); });
+    }
 }
 
 void GateCumsumRunner::injectError(std::vector<HostTensor> &args) {

@@ -29,6 +29,7 @@
 #include "Pairs.h"
 #include "Parallel.h"
 #include "ProgramRunner.h"
+#include "RandomStream.h"
 #include "Setup.h"
 #include "Tf32Model.h"
 
@@ -65,6 +66,27 @@ double threshold(rt::DType io, double computed) {
 /// Whether `t` is one of the float dtypes.
 bool isFloat(rt::DType t) {
   return t == rt::DType::F32 || t == rt::DType::F16 || t == rt::DType::BF16;
+}
+
+/// Fills `t`, rows of `width` elements, with the values of `draws`, each
+/// row divided by its L2 norm (kda::ref::l2normRows), in parallel pieces.
+void drawNormalizedRows(const RandomSegment &draws, int64_t width,
+                        HostTensor &t) {
+  constexpr int64_t kRowsPerPiece = 1024;
+  const int64_t rows = t.size() / width;
+  const size_t pieces =
+      static_cast<size_t>((rows + kRowsPerPiece - 1) / kRowsPerPiece);
+  parallelFor(pieces, [&](size_t piece) {
+    const int64_t r0 = static_cast<int64_t>(piece) * kRowsPerPiece;
+    const int64_t first = r0 * width,
+                  last = std::min(rows, r0 + kRowsPerPiece) * width;
+    std::vector<double> x(static_cast<size_t>(last - first));
+    draws.drawRange(first, last,
+                    [&](int64_t i, double v) { x[i - first] = v; });
+    std::vector<double> normalized = ref::l2normRows(x, width);
+    for (int64_t i = first; i < last; ++i)
+      t.set(i, normalized[i - first]);
+  });
 }
 
 /// The arguments of a kda.inter_solve bundle, by manifest name.
@@ -369,33 +391,39 @@ void InterSolveRunner::makeDiagonalBlocks(std::vector<HostTensor> &args,
 }
 
 void InterSolveRunner::makeInputs(std::vector<HostTensor> &args) {
-  // The generator's stream is that of fla's tests: q, k, g, the mask, beta.
-  ref::Rng rng(opt.seed);
-  std::vector<double> row(static_cast<size_t>(K));
-  for (Arg a : {Q, Kk}) {
-    HostTensor &t = args[arg[a]];
-    for (int64_t r = 0; r < t.size() / K; ++r) {
-      for (double &x : row)
-        x = rng.normal();
-      std::vector<double> normalized = ref::l2normRows(row, K);
-      for (int64_t d = 0; d < K; ++d)
-        t.set(r * K + d, normalized[d]);
-    }
-  }
+  // The generator's stream is that of fla's tests: q, k, g, the mask, beta;
+  // each part is drawn in parallel pieces.
+  HostTensor &q = args[arg[Q]], &k = args[arg[Kk]], &G = args[arg[Gc]],
+             &beta = args[arg[Beta]];
+  RandomStream stream(opt.seed);
+  const RandomSegment qDraws = stream.normals(q.size());
+  const RandomSegment kDraws = stream.normals(k.size());
+  const RandomSegment gDraws = stream.normals(G.size());
+  const RandomSegment maskDraws = stream.uniforms(G.size());
+  const RandomSegment betaDraws = stream.normals(beta.size());
+
+  // q and k: rows of randn, L2-normalized.
+  drawNormalizedRows(qDraws, K, q);
+  drawNormalizedRows(kDraws, K, k);
   {
-    HostTensor &G = args[arg[Gc]];
-    std::vector<double> g =
-        ref::randomLogsigmoidGate(rng, G.size(), opt.gateNorm);
-    ref::maskWithProbability(rng, g, opt.maskP, -1000.0);
+    // g = logsigmoid(randn) / gate_norm, -1000 with probability mask_p,
+    // clamped with safe_gate; G its chunk cumsum.
+    std::vector<double> g(static_cast<size_t>(G.size()));
+    gDraws.draw([&](int64_t i, double v) {
+      g[i] = std::log(ref::sigmoid(v)) / opt.gateNorm;
+    });
+    if (opt.maskP > 0.0)
+      maskDraws.draw([&](int64_t i, double u) {
+        if (u < opt.maskP)
+          g[i] = -1000.0;
+      });
     if (safeGate)
       for (double &x : g)
         x = std::clamp(x, -5.0, 0.0);
     parallelFor(pairs.all.size(),
                 [&](size_t i) { makeGateCumsum(g, pairs.all[i], G); });
   }
-  HostTensor &beta = args[arg[Beta]];
-  for (int64_t i = 0; i < beta.size(); ++i)
-    beta.set(i, ref::sigmoid(rng.normal()));
+  betaDraws.draw([&](int64_t i, double v) { beta.set(i, ref::sigmoid(v)); });
 
   parallelFor(pairs.all.size(),
               [&](size_t i) { makeDiagonalBlocks(args, pairs.all[i]); });

@@ -22,8 +22,15 @@ public:
   uint64_t next();
   /// Uniform double in [0, 1) with 53 random bits.
   double uniform();
-  /// Standard normal sample (Box-Muller).
+  /// Standard normal sample (Box-Muller). Samples come in pairs: the first
+  /// of a pair draws two raw values (two calls of next()), the second is the
+  /// pair's spare and draws none.
   double normal();
+  /// Skips `n` raw values at once: the generator continues as if next() had
+  /// been called `n` times (splitmix64 advances its state by a constant per
+  /// value); a pending spare normal is dropped. Lets a stream be generated
+  /// in independent pieces.
+  void discard(uint64_t n);
 
 private:
   uint64_t state;
