@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make run`: compile the examples to PTX and run the default problem on the
-# CPU path against the float64 reference.
+# `make run`: compile the examples to PTX and run the default problem with
+# the CPU build of its bundle (kda-run --cpu) against the float64 reference.
 set -euo pipefail
 build="${1:-build}"
 bin="$build/bin"
@@ -26,8 +26,10 @@ done
 [ -z "$ptxas" ] && echo "  (ptxas not found: PTX not assembled)"
 
 echo
-echo "== Default problem on the CPU path: examples/gate_cumsum.mlir, B=2, T=1000, HV=4, K=64"
-"$bin/kda-cpu-run" examples/gate_cumsum.mlir --batch 2 --seq-len 1000 --mask-p 0.1
+echo "== Default problem on the CPU build: examples/gate_cumsum.mlir, B=2, T=1000, HV=4, K=64"
+"$bin/kda-translate" examples/gate_cumsum.mlir --kda-to-bundle --no-cubin -o "$out/gate_cumsum.kdab"
+"$bin/kda-run" "$out/gate_cumsum.kdab" --cpu --batch 2 --seq-len 1000 --heads 1 --value-heads 4 --mask-p 0.1
 echo
 echo "== Varlen: cu_seqlens 0,1,64,65,300"
-"$bin/kda-cpu-run" examples/gate_cumsum_varlen.mlir --seq-len 300 --cu-seqlens 0,1,64,65,300
+"$bin/kda-translate" examples/gate_cumsum_varlen.mlir --kda-to-bundle --no-cubin -o "$out/gate_cumsum_varlen.kdab"
+"$bin/kda-run" "$out/gate_cumsum_varlen.kdab" --cpu --batch 1 --seq-len 300 --heads 4 --value-heads 4 --cu-seqlens 0,1,64,65,300

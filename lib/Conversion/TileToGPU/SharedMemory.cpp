@@ -3,6 +3,8 @@
 #include "SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Builders.h"
@@ -59,14 +61,22 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     buffer.last = begin[alloc];
     // Every use of the allocation or of a view of it, widened to the loops
     // around the use that do not also hold the allocation.
+    // A buffer that flows into control flow (yielded from a region, passed
+    // as a loop's initial value, given to a call) may be read through values
+    // this walk does not follow: it keeps its bytes for the whole kernel.
+    bool escapes = false;
     SmallVector<Value> worklist{alloc.getResult()};
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
       for (Operation *user : v.getUsers()) {
-        if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
           if (view.getViewSource() == v)
             for (Value r : user->getResults())
               worklist.push_back(r);
+        } else if (user->hasTrait<OpTrait::IsTerminator>() ||
+                   isa<RegionBranchOpInterface, CallOpInterface>(user)) {
+          escapes = true;
+        }
         int64_t lo = begin[user], hi = end[user];
         for (Operation *p = user->getParentOp(); p && p != func;
              p = p->getParentOp())
@@ -77,6 +87,10 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
         buffer.first = std::min(buffer.first, lo);
         buffer.last = std::max(buffer.last, hi);
       }
+    }
+    if (escapes) {
+      buffer.first = 0;
+      buffer.last = counter;
     }
     buffers.push_back(buffer);
   }

@@ -149,3 +149,27 @@ func.func @big(%a: memref<128x128xf32>) attributes {tile.kernel} {
   linalg.copy ins(%t : memref<128x128xf32, #gpu.address_space<workgroup>>) outs(%a : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// A buffer that flows through a loop's iteration arguments can be read
+// through values the live-range walk does not follow: it keeps its bytes
+// for the whole kernel, so %late (written after the loop) gets its own.
+
+// CHECK-LABEL: gpu.func @escapes
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>>)
+// CHECK-DAG: memref.view %[[S]][%c0{{[_0-9]*}}][]
+// CHECK-DAG: memref.view %[[S]][%c8192{{[_0-9]*}}][]
+func.func @escapes(%a: memref<64x32xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<64x32xf32>) outs(%init : memref<64x32xf32, #gpu.address_space<workgroup>>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (memref<64x32xf32, #gpu.address_space<workgroup>>) {
+    scf.yield %acc : memref<64x32xf32, #gpu.address_space<workgroup>>
+  }
+  %late = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%r : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%late : memref<64x32xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%late : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%a : memref<64x32xf32>)
+  return
+}
