@@ -462,6 +462,8 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
   ctx.addKey("safe_gate", op.getSafeGate() ? "1" : "0");
   ctx.addKey("precision", stringifySolvePrecision(op.getPrecision()));
   ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
+  // Aqk_out above the diagonal 16x16 blocks is left unwritten (like fla).
+  ctx.addKey("partial", "Aqk_out");
 
   // Kernel arguments: q, k, G, beta, Aqk, Akkd, Aqk_out, M, [cu_seqlens].
   SmallVector<Value> args;
