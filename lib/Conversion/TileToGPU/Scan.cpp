@@ -3,6 +3,7 @@
 #include "Scan.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,23 +31,6 @@ bool kda::isMarkedScan(linalg::GenericOp op) {
          info.getAs<BoolAttr>("reverse");
 }
 
-/// Emits `lhs kind rhs`.
-static Value combineValues(OpBuilder &b, Location loc, CombineKind kind,
-                           Value lhs, Value rhs) {
-  bool isFloat = isa<FloatType>(lhs.getType());
-  switch (kind) {
-  case CombineKind::add:
-    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
-  case CombineKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
-  case CombineKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
-  }
-  llvm_unreachable("unknown combine kind");
-}
 
 void kda::lowerScanToThreadLoops(RewriterBase &rewriter, linalg::GenericOp op,
                                  int64_t numThreads) {
@@ -113,10 +97,10 @@ void kda::lowerScanToThreadLoops(RewriterBase &rewriter, linalg::GenericOp op,
   for (int64_t d = 0, j = 0; d < type.getRank(); ++d)
     index.push_back(d == dim ? i : lineIndex[j++]);
   Value x = memref::LoadOp::create(rewriter, loc, in, index);
-  Value prefix = combineValues(rewriter, loc, kind,
+  Value prefix = emitCombine(rewriter, loc, kind,
                                steps.getRegionIterArgs()[0], x);
   Value init = memref::LoadOp::create(rewriter, loc, out, index);
-  Value result = combineValues(rewriter, loc, kind, init, prefix);
+  Value result = emitCombine(rewriter, loc, kind, init, prefix);
   memref::StoreOp::create(rewriter, loc, result, out, index);
   scf::YieldOp::create(rewriter, loc, prefix);
   rewriter.setInsertionPointAfter(lines);

@@ -8,6 +8,7 @@
 
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -60,23 +61,6 @@ TypedAttr getIdentity(OpBuilder &b, CombineKind kind, Type type) {
   llvm_unreachable("unknown combine kind");
 }
 
-/// Emits `lhs kind rhs` for scalars.
-Value combine(OpBuilder &b, Location loc, CombineKind kind, Value lhs,
-              Value rhs) {
-  bool isFloat = isa<FloatType>(lhs.getType());
-  switch (kind) {
-  case CombineKind::add:
-    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
-  case CombineKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
-  case CombineKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
-  }
-  llvm_unreachable("unknown combine kind");
-}
 
 /// A tensor of `type` filled with `value`.
 Value createFilled(OpBuilder &b, Location loc, RankedTensorType type,
@@ -291,7 +275,7 @@ struct LowerReduce : OpRewritePattern<ReduceOp> {
         ArrayRef<int64_t>{static_cast<int64_t>(op.getDim())},
         [kind](OpBuilder &nb, Location nloc, ValueRange args) {
           linalg::YieldOp::create(nb, nloc,
-                                  combine(nb, nloc, kind, args[1], args[0]));
+                                  emitCombine(nb, nloc, kind, args[1], args[0]));
         });
     rewriter.replaceOp(op, reduce.getResult(0));
     return success();
@@ -338,7 +322,7 @@ struct LowerScan : OpRewritePattern<ScanOp> {
           Value term =
               arith::SelectOp::create(nb, nloc, inside, args[0], neutral);
           linalg::YieldOp::create(nb, nloc,
-                                  combine(nb, nloc, kind, args[1], term));
+                                  emitCombine(nb, nloc, kind, args[1], term));
         });
     generic->setAttr(TileDialect::getScanAttrName(),
                      rewriter.getDictionaryAttr({

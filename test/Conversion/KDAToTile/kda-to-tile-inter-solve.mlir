@@ -10,7 +10,7 @@
 // CHECK-SAME: (%[[Q:[^:]*]]: memref<?x?x2x64xbf16>, %[[K:[^:]*]]: memref<?x?x2x64xbf16>, %[[G:[^:]*]]: memref<?x?x4x64xf32>, %[[BETA:[^:]*]]: memref<?x?x4xf32>, %[[AQK:[^:]*]]: memref<?x?x4x64xbf16>, %[[AKKD:[^:]*]]: memref<?x?x4x16xf32>, %[[AQKO:[^:]*]]: memref<?x?x4x64xbf16>, %[[M:[^:]*]]: memref<?x?x4x64xbf16>)
 // CHECK-SAME: kda.arg_dims = ["B,T,2,64", "B,T,2,64", "B,T,4,64", "B,T,4", "B,T,4,64", "B,T,4,16", "B,T,4,64", "B,T,4,64"]
 // CHECK-SAME: kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "Aqk_out", "M"]
-// CHECK-SAME: kda.key = {H = "2", HV = "4", K = "64", chunk = "64", precision = "tf32x3", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64}
+// CHECK-SAME: kda.key = {H = "2", HV = "4", K = "64", chunk = "64", partial = "Aqk_out", precision = "tf32x3", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64}
 // CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
 // CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
 // CHECK-DAG: %[[B:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
@@ -120,7 +120,7 @@ func.func @inter_solve(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
 
 // CHECK-LABEL: func.func @inter_solve_varlen
 // CHECK-SAME: kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "cu_seqlens", "Aqk_out", "M"]
-// CHECK-SAME: chunk = "32", precision = "ieee", program = "inter_solve", safe_gate = "1", scale = "0.100000001", varlen = "1"
+// CHECK-SAME: chunk = "32", partial = "Aqk_out", precision = "ieee", program = "inter_solve", safe_gate = "1", scale = "0.100000001", varlen = "1"
 // CHECK-DAG: %[[LEN:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xi64>
 // CHECK-DAG: %[[NSEQ:.*]] = arith.subi %[[LEN]], %{{.*}} : index
 // CHECK-DAG: %[[FULL:.*]] = arith.divui %{{.*}}, %{{.*}} : index
