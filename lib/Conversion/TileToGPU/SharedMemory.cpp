@@ -130,6 +130,11 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
   if (total <= kMaxStaticSharedBytes) {
     auto type = MemRefType::get({total}, b.getI8Type(), AffineMap(), space);
     block = func.addWorkgroupAttribution(type, func.getLoc());
+    // Byte buffers would otherwise get 1-byte alignment; the views need
+    // the alignment of their widest accesses.
+    func.setWorkgroupAttributionAttr(
+        func.getNumWorkgroupAttributions() - 1,
+        StringAttr::get(ctx, "llvm.align"), b.getI64IntegerAttr(kAlignment));
   } else {
     auto type = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                 AffineMap(), space);
