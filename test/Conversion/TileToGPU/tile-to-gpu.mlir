@@ -11,7 +11,7 @@
 // CHECK: gpu.launch_func @kda_kernels::@scale blocks in (%[[N]], %{{.*}}, %{{.*}}) threads in (%[[C64]], %{{.*}}, %{{.*}}) args(%[[IN]] : memref<?x32xf32>, %[[OUT]] : memref<?x32xf32>)
 // CHECK: gpu.module @kda_kernels
 // CHECK: gpu.func @scale(%[[A:.*]]: memref<?x32xf32>, %[[B:.*]]: memref<?x32xf32>)
-// CHECK-SAME: workgroup(%[[SHARED:.*]] : memref<2048xi8, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[SHARED:.*]] : memref<2048xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 64, 1, 1>}
 // CHECK: %[[PID:.*]] = gpu.block_id x
 // CHECK: %[[TILE:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<16x32xf32, #gpu.address_space<workgroup>>
@@ -106,7 +106,7 @@ func.func @total(%a: memref<64xf32>, %b: memref<f32>) attributes {tile.kernel} {
 // buffer used inside a loop stays live for the whole loop.
 
 // CHECK-LABEL: gpu.func @reuse
-// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.view %[[S]][%c8192{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
@@ -157,7 +157,7 @@ func.func @big(%a: memref<128x128xf32>) attributes {tile.kernel} {
 // for the whole kernel, so %late (written after the loop) gets its own.
 
 // CHECK-LABEL: gpu.func @escapes
-// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK-DAG: memref.view %[[S]][%c0{{[_0-9]*}}][]
 // CHECK-DAG: memref.view %[[S]][%c8192{{[_0-9]*}}][]
 func.func @escapes(%a: memref<64x32xf32>, %n: index) attributes {tile.kernel} {
