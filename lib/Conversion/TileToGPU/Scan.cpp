@@ -72,21 +72,8 @@ void kda::lowerScanToThreadLoops(RewriterBase &rewriter, linalg::GenericOp op,
     lineIndex.assign(delin.getResults().begin(), delin.getResults().end());
   }
 
-  Value identity;
-  {
-    // The neutral element: the generic's body selects it for masked terms.
-    // Recover it from the constant used there.
-    Value found;
-    op.getBody()->walk([&](arith::SelectOp select) {
-      found = select.getFalseValue();
-    });
-    Operation *def = found ? found.getDefiningOp() : nullptr;
-    if (def && isa<arith::ConstantOp>(def))
-      identity = rewriter.clone(*def)->getResult(0);
-    else
-      identity = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getZeroAttr(elementType));
-  }
+  Value identity = arith::ConstantOp::create(
+      rewriter, loc, getCombineIdentity(rewriter, kind, elementType));
   auto steps = scf::ForOp::create(rewriter, loc, cst(0), cst(length), cst(1),
                                   ValueRange{identity});
   rewriter.setInsertionPointToStart(steps.getBody());

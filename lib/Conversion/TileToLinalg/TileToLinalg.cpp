@@ -36,30 +36,6 @@ Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type) {
                                  type.getElementType());
 }
 
-/// The neutral element of `kind` for `type`.
-TypedAttr getIdentity(OpBuilder &b, CombineKind kind, Type type) {
-  if (auto floatType = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
-    switch (kind) {
-    case CombineKind::add:
-      return b.getFloatAttr(type, 0.0);
-    case CombineKind::max:
-      return b.getFloatAttr(type, APFloat::getInf(sem, /*Negative=*/true));
-    case CombineKind::min:
-      return b.getFloatAttr(type, APFloat::getInf(sem, /*Negative=*/false));
-    }
-  }
-  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-  switch (kind) {
-  case CombineKind::add:
-    return b.getIntegerAttr(type, 0);
-  case CombineKind::max:
-    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
-  case CombineKind::min:
-    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
-  }
-  llvm_unreachable("unknown combine kind");
-}
 
 
 /// A tensor of `type` filled with `value`.
@@ -267,7 +243,7 @@ struct LowerReduce : OpRewritePattern<ReduceOp> {
     auto resultType = cast<RankedTensorType>(op.getResult().getType());
     Type elementType = resultType.getElementType();
     Value identity = arith::ConstantOp::create(
-        rewriter, loc, getIdentity(rewriter, op.getKind(), elementType));
+        rewriter, loc, getCombineIdentity(rewriter, op.getKind(), elementType));
     Value init = createFilled(rewriter, loc, resultType, identity);
     CombineKind kind = op.getKind();
     auto reduce = linalg::ReduceOp::create(
@@ -304,7 +280,7 @@ struct LowerScan : OpRewritePattern<ScanOp> {
 
     CombineKind kind = op.getKind();
     TypedAttr identityAttr =
-        getIdentity(rewriter, kind, type.getElementType());
+        getCombineIdentity(rewriter, kind, type.getElementType());
     Value identity = arith::ConstantOp::create(rewriter, loc, identityAttr);
     Value init = createFilled(rewriter, loc, type, identity);
     bool reverse = op.getReverse();

@@ -22,3 +22,27 @@ Value kda::tile::emitCombine(OpBuilder &b, Location loc, CombineKind kind,
   }
   llvm_unreachable("unknown combine kind");
 }
+
+TypedAttr kda::tile::getCombineIdentity(Builder &b, CombineKind kind, Type type) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case CombineKind::add:
+      return b.getFloatAttr(type, 0.0);
+    case CombineKind::max:
+      return b.getFloatAttr(type, APFloat::getInf(sem, /*Negative=*/true));
+    case CombineKind::min:
+      return b.getFloatAttr(type, APFloat::getInf(sem, /*Negative=*/false));
+    }
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  switch (kind) {
+  case CombineKind::add:
+    return b.getIntegerAttr(type, 0);
+  case CombineKind::max:
+    return b.getIntegerAttr(type, APInt::getSignedMinValue(width));
+  case CombineKind::min:
+    return b.getIntegerAttr(type, APInt::getSignedMaxValue(width));
+  }
+  llvm_unreachable("unknown combine kind");
+}

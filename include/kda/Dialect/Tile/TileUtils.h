@@ -6,6 +6,7 @@
 #include "kda/Dialect/Tile/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
 
 namespace mlir::kda::tile {
 
@@ -13,6 +14,10 @@ namespace mlir::kda::tile {
 /// NaN-propagating float forms and the signed integer forms).
 Value emitCombine(OpBuilder &b, Location loc, CombineKind kind, Value lhs,
                   Value rhs);
+
+/// The neutral element of `kind` for scalars of `type`: 0 for add, -inf /
+/// +inf (floats) or the smallest / largest signed value for max / min.
+TypedAttr getCombineIdentity(Builder &b, CombineKind kind, Type type);
 
 } // namespace mlir::kda::tile
 
