@@ -91,34 +91,21 @@ std::pair<linalg::LinalgOp, unsigned> orderParallelFirst(RewriterBase &rewriter,
   return {*interchanged, total};
 }
 
-/// Distributes one linalg op over the threads of the block, then adds a
-/// barrier.
-LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
-                         int64_t numThreads) {
+/// Replaces `op` by loops over its iteration space in which the block's
+/// threads take the parallel iterations in turn; does not add barriers.
+LogicalResult distributeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                              int64_t numThreads) {
   Location loc = op.getLoc();
-  // Threads may still be in scalar code that touches shared memory (or has
-  // just written it): wait for them unless a barrier was the last thing.
-  Operation *prev = op->getPrevNode();
-  if (!prev || !isa<gpu::BarrierOp>(prev)) {
-    rewriter.setInsertionPoint(op);
-    gpu::BarrierOp::create(rewriter, loc);
-  }
   // Matmuls on tf32-rounded operands run on tensor cores.
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
       matmul && kda::canUseTF32MmaSync(matmul, numThreads)) {
-    Operation *after = matmul->getNextNode();
     kda::lowerMatmulToTF32MmaSync(rewriter, matmul, numThreads);
-    rewriter.setInsertionPoint(after);
-    gpu::BarrierOp::create(rewriter, loc);
     return success();
   }
   // Scans run as one sequential loop per line and thread.
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       generic && kda::isMarkedScan(generic)) {
-    Operation *after = generic->getNextNode();
     kda::lowerScanToThreadLoops(rewriter, generic, numThreads);
-    rewriter.setInsertionPoint(after);
-    gpu::BarrierOp::create(rewriter, loc);
     return success();
   }
   auto [ordered, numParallel] = orderParallelFirst(rewriter, op);
@@ -128,7 +115,6 @@ LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
       linalg::linalgOpToLoops(rewriter, ordered);
   if (failed(loops))
     return ordered.emitOpError("could not be lowered to loops");
-  Operation *after = ordered->getNextNode();
   rewriter.eraseOp(ordered);
 
   if (loops->empty() || numParallel == 0) {
@@ -167,11 +153,29 @@ LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
       outer.setStep(stride);
     });
   }
+  return success();
+}
+
+/// Distributes one linalg op over the threads of the block, between
+/// barriers: threads may still be in scalar code that touches shared memory
+/// before it (unless a barrier was the last thing), and its results are
+/// read by other threads after it.
+LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
+                         int64_t numThreads) {
+  Location loc = op.getLoc();
+  Block *block = op->getBlock();
+  Operation *after = op->getNextNode();
+  Operation *prev = op->getPrevNode();
+  if (!prev || !isa<gpu::BarrierOp>(prev)) {
+    rewriter.setInsertionPoint(op);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
+  if (failed(distributeLoops(rewriter, op, numThreads)))
+    return failure();
   if (after)
     rewriter.setInsertionPoint(after);
   else
-    rewriter.setInsertionPointToEnd(loops->empty() ? rewriter.getBlock()
-                                                   : loops->front()->getBlock());
+    rewriter.setInsertionPointToEnd(block);
   gpu::BarrierOp::create(rewriter, loc);
   return success();
 }
