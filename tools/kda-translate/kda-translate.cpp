@@ -26,7 +26,8 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<std::string> toolkitOption(
     "cuda-toolkit",
     llvm::cl::desc("CUDA toolkit directory, for libdevice (default: "
-                   "CUDA_ROOT/CUDA_HOME/CUDA_PATH or the configured one)"),
+                   "the first of CUDA_ROOT, CUDA_HOME, CUDA_PATH, the configured "
+                   "toolkit and /usr/local/cuda that holds libdevice)"),
     llvm::cl::init(""));
 
 static llvm::cl::opt<bool> noCubinOption(

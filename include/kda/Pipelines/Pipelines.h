@@ -23,7 +23,8 @@ struct KDAToPTXPipelineOptions
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit directory (for libdevice); defaults to "
-                     "CUDA_ROOT/CUDA_HOME/CUDA_PATH"),
+                     "CUDA_ROOT/CUDA_HOME/CUDA_PATH (kda-translate "
+                     "searches further)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",

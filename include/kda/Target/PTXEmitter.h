@@ -33,9 +33,9 @@ FailureOr<std::string> compileToPTX(ModuleOp module,
 LogicalResult emitPTX(ModuleOp module, const PTXEmitterOptions &options,
                       llvm::raw_ostream &os);
 
-/// The CUDA toolkit directory to use when none is given: CUDA_ROOT,
-/// CUDA_HOME or CUDA_PATH from the environment, else the one found at
-/// configure time, else empty.
+/// The CUDA toolkit directory to use when none is given: the first of
+/// CUDA_ROOT, CUDA_HOME, CUDA_PATH (from the environment), the toolkit found
+/// at configure time and /usr/local/cuda that holds libdevice; else empty.
 std::string getDefaultCudaToolkitPath();
 
 } // namespace mlir::kda

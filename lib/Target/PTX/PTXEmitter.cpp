@@ -13,11 +13,23 @@
 
 using namespace mlir;
 
+/// True when `toolkit` holds libdevice.
+static bool hasLibdevice(StringRef toolkit) {
+  return !toolkit.empty() &&
+         llvm::sys::fs::exists(toolkit + "/nvvm/libdevice/libdevice.10.bc");
+}
+
 std::string kda::getDefaultCudaToolkitPath() {
+  SmallVector<std::string> candidates;
   for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
     if (const char *value = std::getenv(name); value && *value)
-      return value;
-  return KDA_CONFIGURED_CUDA_TOOLKIT;
+      candidates.push_back(value);
+  candidates.push_back(KDA_CONFIGURED_CUDA_TOOLKIT);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &candidate : candidates)
+    if (hasLibdevice(candidate))
+      return candidate;
+  return "";
 }
 
 /// Checks that `chip` names an NVIDIA architecture: sm_<digits>[a|f].
@@ -37,9 +49,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
            << "unknown GPU architecture '" << options.chip
            << "' (expected sm_<NN> with NN >= 50, optionally followed by 'a' "
               "or 'f', e.g. sm_90 or sm_90a)";
-  if (!options.toolkit.empty() &&
-      !llvm::sys::fs::exists(options.toolkit +
-                             "/nvvm/libdevice/libdevice.10.bc"))
+  if (!options.toolkit.empty() && !hasLibdevice(options.toolkit))
     return emitError(module.getLoc())
            << "CUDA toolkit '" << options.toolkit
            << "' has no nvvm/libdevice/libdevice.10.bc";
