@@ -229,6 +229,10 @@ struct ConvertKDAToTilePass
                        addKey};
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+              .Case<L2NormOp>(
+                  [&](auto stage) { return lowerL2Norm(stage, ctx); })
+              .Case<BetaActivationOp>(
+                  [&](auto stage) { return lowerBetaActivation(stage, ctx); })
               .Case<GateCumsumOp>(
                   [&](auto stage) { return lowerGateCumsum(stage, ctx); })
               .Case<InterSolveOp>(

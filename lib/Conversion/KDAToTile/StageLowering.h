@@ -43,6 +43,12 @@ struct StageContext {
   function_ref<void(StringRef key, StringRef value)> addKey;
 };
 
+/// kda.l2norm -> one kernel over (16-token blocks, B * H).
+LogicalResult lowerL2Norm(L2NormOp op, StageContext &ctx);
+
+/// kda.beta_activation -> one kernel over (64-token blocks, B).
+LogicalResult lowerBetaActivation(BetaActivationOp op, StageContext &ctx);
+
 /// kda.gate_cumsum -> one kernel over (K tiles, chunks, B * HV).
 LogicalResult lowerGateCumsum(GateCumsumOp op, StageContext &ctx);
 

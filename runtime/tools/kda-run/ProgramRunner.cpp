@@ -9,11 +9,15 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
     return makeGateCumsumRunner();
   if (program == "inter_solve")
     return makeInterSolveRunner();
+  if (program == "l2norm")
+    return makeL2NormRunner();
+  if (program == "beta_activation")
+    return makeBetaActivationRunner();
   if (program == "custom")
     return makeCustomRunner();
   return nullptr;
 }
 
-const char *knownPrograms() { return "gate_cumsum, inter_solve, custom"; }
+const char *knownPrograms() { return "gate_cumsum, inter_solve, l2norm, beta_activation, custom"; }
 
 } // namespace kda::run

@@ -54,6 +54,12 @@ std::unique_ptr<ProgramRunner> makeGateCumsumRunner();
 /// The runner of kda.inter_solve programs (`inter_solve`).
 std::unique_ptr<ProgramRunner> makeInterSolveRunner();
 
+/// The runner of kda.l2norm programs (`l2norm`).
+std::unique_ptr<ProgramRunner> makeL2NormRunner();
+
+/// The runner of kda.beta_activation programs (`beta_activation`).
+std::unique_ptr<ProgramRunner> makeBetaActivationRunner();
+
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.
 std::unique_ptr<ProgramRunner> makeCustomRunner();
