@@ -9,6 +9,39 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertChunkFwdToStagesPass
+    : Pass<"convert-chunk-fwd-to-stages", "::mlir::ModuleOp"> {
+  let summary = "Decompose kda.chunk_fwd into the stage ops of the forward";
+  let description = [{
+    Replaces every `kda.chunk_fwd` by the chain of stage ops that computes
+    it, on tensors: `kda.l2norm` of q and k (with `use_qk_l2norm`),
+    `kda.beta_activation` (with `use_beta_sigmoid`), `kda.gate_cumsum`,
+    `kda.intra_diag`, `kda.inter_solve`, `kda.wy_recompute`,
+    `kda.state_scan` and `kda.output`. Every option of the op is carried to
+    the stage that uses it; the scale defaults to `K^-0.5`.
+
+    The enclosing function gets `kda.program_key`, the specialization key of
+    the whole forward (`program = "chunk_fwd"`, the shapes and the options),
+    which `convert-kda-to-tile` writes to the bundle instead of the keys of
+    the individual stages. A function may hold one `kda.chunk_fwd` and
+    nothing else of the kda dialect.
+
+    Example:
+
+    ```mlir
+    %o = kda.chunk_fwd %q, %k, %v, %g, %beta : (...) -> tensor<1x?x4x64xbf16>
+    // becomes
+    %G = kda.gate_cumsum %g : ...
+    %Aqk, %Akkd = kda.intra_diag %q, %k, %G, %beta {scale = 0.125 : f32} : ...
+    %Aqk2, %M = kda.inter_solve %q, %k, %G, %beta, %Aqk, %Akkd {...} : ...
+    %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M : ...
+    %h, %vn = kda.state_scan %kg, %w, %u, %G : ...
+    %o = kda.output %q, %G, %Aqk2, %h, %vn {scale = 0.125 : f32} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::kda::KDADialect"];
+}
+
 def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
   let summary = "Lower kda stage ops to tile kernels and a host launch plan";
   let description = [{

@@ -16,6 +16,7 @@
 using namespace mlir;
 
 void kda::buildKDAToLinalgPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertChunkFwdToStagesPass());
   pm.addPass(createConvertKDAToTilePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertTileToLinalgPass());

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
+#include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/Tile/TileDialect.h"
 
 namespace mlir::kda {

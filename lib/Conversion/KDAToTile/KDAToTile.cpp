@@ -167,15 +167,32 @@ struct ConvertKDAToTilePass
     auto allocate = [&](Value result) -> Value {
       if (Value out = outputs.lookup(result))
         return out;
-      // Workspace: dynamic sizes come from the like-shaped first operand.
+      // Workspace: dynamic sizes come from the like-shaped first operand,
+      // except the chunk count of h and the sequence count of states.
       auto memType = toMemRef(result.getType());
       SmallVector<Value> dynSizes;
       Operation *def = result.getDefiningOp();
+      Location loc = def->getLoc();
       Value like = buffers.lookup(def->getOperand(0));
-      for (int64_t d = 0; d < memType.getRank(); ++d)
-        if (memType.isDynamicDim(d))
-          dynSizes.push_back(memref::DimOp::create(hb, def->getLoc(), like, d));
-      return memref::AllocOp::create(hb, def->getLoc(), memType, dynSizes);
+      auto scan = dyn_cast<StateScanOp>(def);
+      Value cu = scan && scan.getCuSeqlens()
+                     ? buffers.lookup(scan.getCuSeqlens())
+                     : Value();
+      for (int64_t d = 0; d < memType.getRank(); ++d) {
+        if (!memType.isDynamicDim(d))
+          continue;
+        if (scan && result == scan.getH() && d == 1) {
+          dynSizes.push_back(countChunks(hb, loc, like, cu,
+                                         scan.getChunkSize()));
+        } else if (scan && result == scan.getFinalState() && d == 0 && cu) {
+          Value one = arith::ConstantIndexOp::create(hb, loc, 1);
+          dynSizes.push_back(arith::SubIOp::create(
+              hb, loc, memref::DimOp::create(hb, loc, cu, 0), one));
+        } else {
+          dynSizes.push_back(memref::DimOp::create(hb, loc, like, d));
+        }
+      }
+      return memref::AllocOp::create(hb, loc, memType, dynSizes);
     };
 
     // Names and dimension symbols of the entry's arguments (inputs, then
@@ -265,10 +282,16 @@ struct ConvertKDAToTilePass
     host->setAttr("kda.arg_names", b.getArrayAttr(argNames));
     host->setAttr("kda.arg_dims", b.getArrayAttr(argDims));
     SmallVector<NamedAttribute> keyAttrs;
-    keyAttrs.push_back(b.getNamedAttr(
-        "program", b.getStringAttr(llvm::join(programParts, "+"))));
-    for (auto &[k, v] : key)
-      keyAttrs.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
+    if (auto programKey =
+            func->getAttrOfType<DictionaryAttr>("kda.program_key")) {
+      // A decomposed kda.chunk_fwd: its own key replaces the stages' keys.
+      keyAttrs.append(programKey.begin(), programKey.end());
+    } else {
+      keyAttrs.push_back(b.getNamedAttr(
+          "program", b.getStringAttr(llvm::join(programParts, "+"))));
+      for (auto &[k, v] : key)
+        keyAttrs.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
+    }
     host->setAttr("kda.key", b.getDictionaryAttr(keyAttrs));
     func.erase();
     return success();

@@ -13,11 +13,13 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
     return makeL2NormRunner();
   if (program == "beta_activation")
     return makeBetaActivationRunner();
+  if (program == "chunk_fwd")
+    return makeChunkFwdRunner();
   if (program == "custom")
     return makeCustomRunner();
   return nullptr;
 }
 
-const char *knownPrograms() { return "gate_cumsum, inter_solve, l2norm, beta_activation, custom"; }
+const char *knownPrograms() { return "gate_cumsum, inter_solve, l2norm, beta_activation, chunk_fwd, custom"; }
 
 } // namespace kda::run

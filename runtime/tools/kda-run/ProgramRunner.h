@@ -60,6 +60,10 @@ std::unique_ptr<ProgramRunner> makeL2NormRunner();
 /// The runner of kda.beta_activation programs (`beta_activation`).
 std::unique_ptr<ProgramRunner> makeBetaActivationRunner();
 
+/// The runner of kda.chunk_fwd programs (`chunk_fwd`): the whole forward
+/// against the float64 per-token recurrence.
+std::unique_ptr<ProgramRunner> makeChunkFwdRunner();
+
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.
 std::unique_ptr<ProgramRunner> makeCustomRunner();
