@@ -7,6 +7,7 @@
 
 #include "kda_runtime.h"
 
+#include "Internal.h"
 #include "kda/Runtime/Program.h"
 
 #include <exception>
@@ -107,6 +108,8 @@ kda_status withLaunchArgs(const kda_program *program,
 }
 
 } // namespace
+
+void kda::rt::setLastError(const std::string &message) { lastError = message; }
 
 extern "C" {
 

@@ -12,6 +12,9 @@
 
 namespace kda::rt {
 
+/// Sets the calling thread's kda_last_error() message.
+void setLastError(const std::string &message);
+
 namespace detail {
 
 /// How much of a launch to validate.

@@ -15,6 +15,7 @@ void runValidateTests(Harness &h);
 void runDriverTests(Harness &h);
 void runCpuTests(Harness &h);
 void runCApiTests(Harness &h);
+void runForwardTests(Harness &h);
 /// Tests on a real GPU with the bundle at `path` (its inputs are filled with
 /// small random values).
 void runGpuTests(Harness &h, const std::string &path);

@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
       kda::rt::test::runDriverTests(h);
       kda::rt::test::runCpuTests(h);
       kda::rt::test::runCApiTests(h);
+      kda::rt::test::runForwardTests(h);
     }
   } catch (const std::exception &e) {
     h.record("exception", false, e.what());
