@@ -231,6 +231,8 @@ struct ConvertKDAToTilePass
           llvm::TypeSwitch<Operation *, LogicalResult>(&op)
               .Case<GateCumsumOp>(
                   [&](auto stage) { return lowerGateCumsum(stage, ctx); })
+              .Case<IntraDiagOp>(
+                  [&](auto stage) { return lowerIntraDiag(stage, ctx); })
               .Case<InterSolveOp>(
                   [&](auto stage) { return lowerInterSolve(stage, ctx); })
               .Default([&](Operation *other) {
