@@ -7,6 +7,8 @@ namespace kda::run {
 std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
   if (program == "gate_cumsum")
     return makeGateCumsumRunner();
+  if (program == "intra_diag")
+    return makeIntraDiagRunner();
   if (program == "inter_solve")
     return makeInterSolveRunner();
   if (program == "custom")
@@ -14,6 +16,6 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
   return nullptr;
 }
 
-const char *knownPrograms() { return "gate_cumsum, inter_solve, custom"; }
+const char *knownPrograms() { return "gate_cumsum, intra_diag, inter_solve, custom"; }
 
 } // namespace kda::run
