@@ -421,29 +421,37 @@ void IntraDiagRunner::checkPair(const std::vector<HostTensor> &args,
 
 void IntraDiagRunner::check(const std::vector<HostTensor> &args,
                             std::vector<OutputStats> &outputs) {
-  // Accepted rms ratios (measured values: see the comments below).
+  // Accepted rms ratios, from measurements at B=2 T=300, (H, HV) = (1, 1)
+  // and (2, 8), K = 60 and 128, mask_p 0 and 0.5:
+  //
+  //                      f32 I/O   f16 I/O   bf16 I/O
+  //   exact  Aqk         1.1e-7    2.1e-4    1.7e-3
+  //   exact  Akkd        0.9-1.3e-7 at every I/O dtype (Akkd is f32)
+  //   safe   Aqk         3.0e-4    3.4e-4    1.7e-3
+  //   safe   Akkd (D)    0.5-1.3e-5 at every I/O dtype
   //
   // - Exact path (no safe_gate): every pairwise decay 2^(G_i - G_j) is one
   //   f32 exp2 of a difference of f32 inputs and the sums along K are f32,
-  //   so Aqk and Akkd carry only f32 rounding: measured <= 1e-7 rms ratio.
-  //   Accepted: 2e-6 (the ~1e-6 relative of the specification). Akkd is f32
-  //   at every I/O dtype; Aqk is rounded to the I/O dtype (bf16 about
-  //   2^-9 / sqrt(3) = 1.1e-3 rms, f16 1.4e-4): accepted 4e-3 for bf16 and
-  //   5e-4 for f16, as for inter_solve.
-  // - safe_gate: the blocks are tf32 dots (fla's default precision for fp32
-  //   operands), whose rounded operands lose up to 2^-11 relative each:
-  //   measured 2-4e-4 rms on Aqk and Akk; the inverses D = (I + Akk)^-1
-  //   inherit that error on their strictly lower part, but the unit
-  //   diagonal is exact, so their ratio is lower. Accepted: 1e-3 (also for
-  //   bf16 Aqk, whose rounding stays below the 4e-3 above: max of both).
-  const double exact = 2e-6, tf32 = 1e-3;
-  const double computed = safeGate ? tf32 : exact;
+  //   so only f32 rounding remains, gates at -1000 included. Accepted: 2e-6
+  //   (the ~1e-6 relative of the specification; 15x the measured value).
+  // - Aqk is stored in the I/O dtype: bf16 rounding alone gives about
+  //   2^-9 / sqrt(3) = 1.1e-3 rms, f16 1.4e-4; accepted 4e-3 for bf16 and
+  //   5e-4 for f16, as for inter_solve (the larger of this and the path's
+  //   own threshold applies).
+  // - safe_gate: the blocks are tf32 dots (fla's default precision for
+  //   fp32 operands), whose rounded operands lose up to 2^-11 relative
+  //   each: 3e-4 rms on Aqk. Accepted: 1e-3. Akkd holds D = (I + Akk)^-1,
+  //   whose strictly lower part carries that relative error but whose exact
+  //   unit diagonal dominates the norm: 1e-5. Accepted: 1e-4 (which a
+  //   wrong inverse, e.g. the unscaled Akk, exceeds by orders).
+  const double exact = 2e-6, tf32 = 1e-3, inverse = 1e-4;
   const double ioRounding = io == rt::DType::BF16  ? 4e-3
                             : io == rt::DType::F16 ? 5e-4
                                                    : 0.0;
   const char *names[NumRows] = {"Aqk", "Akkd"};
-  const double thresholds[NumRows] = {std::max(ioRounding, computed),
-                                      computed};
+  const double thresholds[NumRows] = {
+      std::max(ioRounding, safeGate ? tf32 : exact),
+      safeGate ? inverse : exact};
 
   // Every pair is scanned for NaN/Inf; the checked ones are compared too.
   const bool compare = !opt.noCheck;
