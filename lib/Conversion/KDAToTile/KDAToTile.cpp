@@ -252,6 +252,8 @@ struct ConvertKDAToTilePass
                   [&](auto stage) { return lowerBetaActivation(stage, ctx); })
               .Case<GateCumsumOp>(
                   [&](auto stage) { return lowerGateCumsum(stage, ctx); })
+              .Case<IntraDiagOp>(
+                  [&](auto stage) { return lowerIntraDiag(stage, ctx); })
               .Case<InterSolveOp>(
                   [&](auto stage) { return lowerInterSolve(stage, ctx); })
               .Default([&](Operation *other) {

@@ -52,6 +52,10 @@ LogicalResult lowerBetaActivation(BetaActivationOp op, StageContext &ctx);
 /// kda.gate_cumsum -> one kernel over (K tiles, chunks, B * HV).
 LogicalResult lowerGateCumsum(GateCumsumOp op, StageContext &ctx);
 
+/// kda.intra_diag -> one kernel over (chunks, B * HV): the diagonal 16x16
+/// sub-chunk blocks of Aqk and Akk (their inverses with safe_gate).
+LogicalResult lowerIntraDiag(IntraDiagOp op, StageContext &ctx);
+
 /// kda.inter_solve -> one kernel over (chunks, B * HV): the off-diagonal
 /// sub-chunk blocks of Aqk and Akk and M = (I + Akk)^-1 per chunk.
 LogicalResult lowerInterSolve(InterSolveOp op, StageContext &ctx);

@@ -7,6 +7,8 @@ namespace kda::run {
 std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
   if (program == "gate_cumsum")
     return makeGateCumsumRunner();
+  if (program == "intra_diag")
+    return makeIntraDiagRunner();
   if (program == "inter_solve")
     return makeInterSolveRunner();
   if (program == "l2norm")
@@ -20,6 +22,9 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
   return nullptr;
 }
 
-const char *knownPrograms() { return "gate_cumsum, inter_solve, l2norm, beta_activation, chunk_fwd, custom"; }
+const char *knownPrograms() {
+  return "gate_cumsum, intra_diag, inter_solve, l2norm, beta_activation, "
+         "chunk_fwd, custom";
+}
 
 } // namespace kda::run

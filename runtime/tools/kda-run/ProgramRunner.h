@@ -51,6 +51,9 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program);
 /// The runner of kda.gate_cumsum programs (`gate_cumsum`).
 std::unique_ptr<ProgramRunner> makeGateCumsumRunner();
 
+/// The runner of kda.intra_diag programs (`intra_diag`).
+std::unique_ptr<ProgramRunner> makeIntraDiagRunner();
+
 /// The runner of kda.inter_solve programs (`inter_solve`).
 std::unique_ptr<ProgramRunner> makeInterSolveRunner();
 

@@ -1,0 +1,469 @@
+//===- IntraDiagKernel.cpp - kda.intra_diag as a tile kernel --------------===//
+//
+// The diagonal 16x16 sub-chunk blocks of Aqk and Akk (Stage 2): one program
+// per (chunk, batch * value head), numbered along the grid's x axis. Each
+// program handles the NC = BT / 16 sub-chunks of its chunk in turn, in an
+// scf.for over those that have rows (those whose first row is past the
+// sequence end are skipped), and, for sub-chunk s with rows [s0, s0 + n),
+//
+//  1. accumulates the [16, 16] blocks S_qk[i, j] = sum_d q_i,d k_j,d
+//     2^(G_i,d - G_j,d) and S_kk (k for q) over K tiles of BK columns:
+//     - exact path (fla's token-parallel kernel): for every column j < n
+//       (an scf.for), the pairwise decays 2^(G_i - G_j) of all rows i >= j
+//       are formed elementwise in f32 and the products summed along K
+//       (tile.reduce); no reference row, so any g <= 0 is exact, gates at
+//       -1000 included;
+//     - safe_gate (fla's intra_sub_chunk kernel): with the gate gn of the
+//       reference row rho = s0 + min(8, n - 1), S_qk = (q 2^(G - gn)) .
+//       (k 2^(gn - G))^T and S_kk likewise, as tf32 tile.dots (fla's
+//       default precision of fp32-operand dots); rows >= n are zeroed;
+//  2. masks and scales: Aqk = scale * tril0(S_qk), Akk = diag(beta) *
+//     tril-1(S_kk), zeros above the diagonal;
+//  3. with safe_gate, replaces Akk by D = (I + Akk)^-1 (unit diagonal,
+//     zeros above), by forward substitution on the block held in registers
+//     (rows are extracted with a masked tile.reduce; nothing is re-read
+//     from memory, so no barrier is needed);
+//  4. stores the Aqk block at columns [16 s, 16 s + 16) of Aqk (the rest of
+//     Aqk is left unwritten, as in fla: key partial=Aqk) and the block into
+//     all 16 columns of Akkd, rows >= the sequence end dropped.
+//
+// Rows past the sequence end read as 0 and are never stored; accumulators
+// are f32 and Aqk is cast to the I/O dtype (Akkd is f32).
+//
+//===----------------------------------------------------------------------===//
+
+#include "StageLowering.h"
+
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::kda;
+
+/// Rows of a sub-chunk (BC); the op verifier guarantees sub_chunk_size = 16.
+static constexpr int64_t kBC = 16;
+
+/// Threads per intra_diag program on the GPU (4 warps).
+static constexpr int64_t kIntraDiagThreads = 128;
+
+/// Offset of the safe_gate reference row from the sub-chunk start (fla's
+/// middle row), clamped to the last valid row of a short tail.
+static constexpr int64_t kReferenceRow = 8;
+
+namespace {
+
+/// Builds the tile values of the kernel.
+struct IntraDiagBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Type f32() { return b.getF32Type(); }
+  RankedTensorType tileOf(ArrayRef<int64_t> shape, Type element) {
+    return RankedTensorType::get(shape, element);
+  }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// A float tile of `type` holding the constant `v`.
+  Value splat(RankedTensorType type, double v) {
+    Value scalar = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(type.getElementType(), v));
+    return tile::SplatOp::create(b, loc, type, scalar);
+  }
+  Value zeros(ArrayRef<int64_t> shape) {
+    return splat(tileOf(shape, f32()), 0.0);
+  }
+
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
+  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value select(Value mask, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, mask, x, y);
+  }
+  /// x where `mask`, else 0.
+  Value keep(Value mask, Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    return select(mask, x, zeros(type.getShape()));
+  }
+
+  /// acc + x * y at `precision`.
+  Value dot(Value x, Value y, Value acc, tile::Precision precision) {
+    return tile::DotOp::create(b, loc, acc.getType(), x, y, acc, precision);
+  }
+  Value trans(Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    return tile::TransOp::create(
+        b, loc,
+        tileOf({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
+        x, nullptr);
+  }
+  /// Repeats the 1-D tile `v` along the new dimension `dim` of a 2-D tile of
+  /// `shape`: dim 0 gives r[i, j] = v[j] (a row per i), dim 1 r[i, j] = v[i].
+  Value broadcast(Value v, int64_t dim, ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return tile::BroadcastOp::create(b, loc,
+                                     tileOf(shape, type.getElementType()), v,
+                                     b.getDenseI64ArrayAttr({dim}));
+  }
+  /// Sum of the 2-D f32 tile `x` along `dim`.
+  Value sum(Value x, int64_t dim) {
+    auto type = cast<RankedTensorType>(x.getType());
+    return tile::ReduceOp::create(b, loc,
+                                  tileOf({type.getDimSize(1 - dim)}, f32()), x,
+                                  tile::CombineKind::add, dim);
+  }
+
+  /// Extends a float tile to f32 (no-op for f32).
+  Value toF32(Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (type.getElementType().isF32())
+      return x;
+    return arith::ExtFOp::create(b, loc, tileOf(type.getShape(), f32()), x);
+  }
+  /// Truncates an f32 tile to `element` (no-op for f32).
+  Value toElement(Value x, Type element) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (element.isF32())
+      return x;
+    return arith::TruncFOp::create(b, loc, tileOf(type.getShape(), element), x);
+  }
+
+  /// i1 tile of `shape`: iota along `dim` `pred` `bound`, for an index
+  /// scalar `bound` (e.g. slt: true where the index is < bound).
+  Value indexMask(ArrayRef<int64_t> shape, int64_t dim, Value bound,
+                  arith::CmpIPredicate pred) {
+    Type i32 = b.getI32Type();
+    Value iota = tile::IotaOp::create(b, loc, tileOf(shape, i32), dim);
+    Value scalar = arith::IndexCastOp::create(b, loc, i32, bound);
+    Value limit = tile::SplatOp::create(b, loc, tileOf(shape, i32), scalar);
+    return arith::CmpIOp::create(b, loc, pred, iota, limit);
+  }
+  /// i1 tile of shape [n, n]: tril with the given diagonal offset (0 keeps
+  /// i >= j, -1 keeps i > j).
+  Value lowerMask(int64_t n, int64_t diagonal) {
+    return tile::TriMaskOp::create(b, loc, tileOf({n, n}, b.getI1Type()),
+                                   /*upper=*/false, diagonal);
+  }
+  /// i1 tile of shape [n, n], true on the diagonal.
+  Value identityMask(int64_t n) {
+    Type i32 = b.getI32Type();
+    Value rows = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 0);
+    Value cols = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 1);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rows, cols);
+  }
+};
+
+/// Everything the kernel body needs: arguments, program coordinates and
+/// problem constants.
+struct IntraDiagKernel {
+  IntraDiagBuilder t;
+  // Arguments.
+  Value q, k, G, beta, aqk, akkd;
+  // Program coordinates.
+  Value batch, head, qkHead, rowStart, rowEnd;
+  // Static sizes: NC = BT / BC sub-chunks, K, the K tile BK, BT.
+  int64_t numSub = 0, kDim = 0, bk = 0, bt = 0;
+  /// Element type of q, k and Aqk.
+  Type ioType;
+  float scale = 1.0f;
+  bool safeGate = false;
+
+  OpBuilder &b() { return t.b; }
+  Location loc() { return t.loc; }
+  RankedTensorType blockType() { return t.tileOf({kBC, kBC}, t.f32()); }
+
+  /// The [BC, BK] f32 tile of rows [row, row + BC) and columns [col, col +
+  /// BK) of a [B, T, heads, K] buffer at head `h`; rows >= rowEnd and
+  /// columns >= K read as 0.
+  Value loadRows(Value source, Value row, Value h, Value col) {
+    auto elem = cast<MemRefType>(source.getType()).getElementType();
+    Value tile = tile::LoadOp::create(
+        b(), loc(), t.tileOf({kBC, bk}, elem), source,
+        ValueRange{batch, row, h, col}, ValueRange{rowEnd, t.index(kDim)},
+        b().getDenseI64ArrayAttr({1, 3}), nullptr);
+    return t.toF32(tile);
+  }
+  /// The [BK] f32 tile of row `row`, columns [col, col + BK) of a
+  /// [B, T, heads, K] buffer at head `h`; columns >= K read as 0 (the row
+  /// itself is always before the sequence end).
+  Value loadRow(Value source, Value row, Value h, Value col) {
+    auto elem = cast<MemRefType>(source.getType()).getElementType();
+    Value tile = tile::LoadOp::create(
+        b(), loc(), t.tileOf({bk}, elem), source,
+        ValueRange{batch, row, h, col}, ValueRange{t.index(kDim)},
+        b().getDenseI64ArrayAttr({3}), nullptr);
+    return t.toF32(tile);
+  }
+
+  /// Exact path: the K tile at `col` added to the accumulators (S_qk, S_kk)
+  /// of the sub-chunk at `row0` with `n` valid rows (n <= BC). For each
+  /// column j < n, the decays 2^(G_i - G_j) of the rows n > i >= j (others
+  /// are 0, so no exponent of an unwritten or later row is used) multiply
+  /// q_i k_j and k_i k_j, summed along K into column j.
+  SmallVector<Value> exactKStep(Value row0, Value n, Value col,
+                                ValueRange acc) {
+    Value qs = loadRows(q, row0, qkHead, col);
+    Value ks = loadRows(k, row0, qkHead, col);
+    Value gs = loadRows(G, row0, head, col);
+    SmallVector<int64_t> shape{kBC, bk};
+    Value rowsIn = t.indexMask(shape, 0, n, arith::CmpIPredicate::slt);
+    auto loop = scf::ForOp::create(b(), loc(), t.index(0), n, t.index(1), acc);
+    {
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(loop.getBody());
+      Value j = loop.getInductionVar();
+      Value sqk = loop.getRegionIterArg(0), skk = loop.getRegionIterArg(1);
+      Value rowJ = arith::AddIOp::create(b(), loc(), row0, j);
+      Value kj = t.broadcast(loadRow(k, rowJ, qkHead, col), 0, shape);
+      Value gj = t.broadcast(loadRow(G, rowJ, head, col), 0, shape);
+      Value pairs =
+          t.andI(rowsIn, t.indexMask(shape, 0, j, arith::CmpIPredicate::sge));
+      // k_j,d 2^(G_i,d - G_j,d) for the rows i of the pairs, else 0.
+      Value kDecayed = t.keep(pairs, t.mul(kj, t.exp2(t.sub(gs, gj))));
+      Value colQ = t.sum(t.mul(qs, kDecayed), 1);
+      Value colK = t.sum(t.mul(ks, kDecayed), 1);
+      Value isCol = t.indexMask({kBC, kBC}, 1, j, arith::CmpIPredicate::eq);
+      Value nextQ = t.add(sqk, t.keep(isCol, t.broadcast(colQ, 1, {kBC, kBC})));
+      Value nextK = t.add(skk, t.keep(isCol, t.broadcast(colK, 1, {kBC, kBC})));
+      scf::YieldOp::create(b(), loc(), ValueRange{nextQ, nextK});
+    }
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// safe_gate path: the K tile at `col` added to (S_qk, S_kk) by tf32 dots
+  /// of tiles rescaled by the gate `gn` of the reference row `rho`; rows
+  /// >= n are zeroed (their exponents are not bounded).
+  SmallVector<Value> safeKStep(Value row0, Value n, Value rho, Value col,
+                               ValueRange acc) {
+    Value qs = loadRows(q, row0, qkHead, col);
+    Value ks = loadRows(k, row0, qkHead, col);
+    Value gs = loadRows(G, row0, head, col);
+    SmallVector<int64_t> shape{kBC, bk};
+    Value gn = t.broadcast(loadRow(G, rho, head, col), 0, shape);
+    Value rowsIn = t.indexMask(shape, 0, n, arith::CmpIPredicate::slt);
+    Value up = t.keep(rowsIn, t.exp2(t.sub(gs, gn)));
+    Value down = t.keep(rowsIn, t.exp2(t.sub(gn, gs)));
+    Value kt = t.trans(t.mul(ks, down));
+    Value sqk = t.dot(t.mul(qs, up), kt, acc[0], tile::Precision::tf32);
+    Value skk = t.dot(t.mul(ks, up), kt, acc[1], tile::Precision::tf32);
+    return {sqk, skk};
+  }
+
+  /// D = (I + A)^-1 of the strictly lower block `a` with `n` valid rows, by
+  /// forward substitution in registers: X = -A (rows 0 and 1 are final),
+  /// then for r = 2 .. n-1 with a = -A_r (zero from column r on), X_r = a +
+  /// sum_m a_m X_m; finally D = X + I. Rows >= n of A are 0, so D is the
+  /// identity there.
+  Value invert(Value a, Value n) {
+    auto loop = scf::ForOp::create(b(), loc(), t.index(2), n, t.index(1),
+                                   ValueRange{t.neg(a)});
+    {
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(loop.getBody());
+      Value r = loop.getInductionVar();
+      Value x = loop.getRegionIterArg(0);
+      Value isRow = t.indexMask({kBC, kBC}, 0, r, arith::CmpIPredicate::eq);
+      // Row r of -A, extracted by a masked sum over the rows.
+      Value ar = t.neg(t.sum(t.keep(isRow, a), 0));
+      Value terms = t.mul(t.broadcast(ar, 1, {kBC, kBC}), x);
+      Value newRow = t.add(ar, t.sum(terms, 0));
+      Value updated = t.select(isRow, t.broadcast(newRow, 0, {kBC, kBC}), x);
+      scf::YieldOp::create(b(), loc(), updated);
+    }
+    return t.select(t.identityMask(kBC), t.splat(blockType(), 1.0),
+                    loop.getResult(0));
+  }
+
+  /// Computes and stores the blocks of sub-chunk `s` (an index value; the
+  /// sub-chunk has rows).
+  void buildSubChunk(Value s) {
+    Value col0 = arith::MulIOp::create(b(), loc(), s, t.index(kBC));
+    Value row0 = arith::AddIOp::create(b(), loc(), rowStart, col0);
+    Value left = arith::SubIOp::create(b(), loc(), rowEnd, row0);
+    Value n = arith::MinSIOp::create(b(), loc(), left, t.index(kBC));
+    Value rho;
+    if (safeGate) {
+      Value last = arith::SubIOp::create(b(), loc(), n, t.index(1));
+      Value offset =
+          arith::MinSIOp::create(b(), loc(), last, t.index(kReferenceRow));
+      rho = arith::AddIOp::create(b(), loc(), row0, offset);
+    }
+
+    // 1. S_qk and S_kk over K tiles.
+    auto kLoop = scf::ForOp::create(
+        b(), loc(), t.index(0), t.index(kDim), t.index(bk),
+        ValueRange{t.zeros({kBC, kBC}), t.zeros({kBC, kBC})});
+    {
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(kLoop.getBody());
+      Value col = kLoop.getInductionVar();
+      ValueRange acc = kLoop.getRegionIterArgs();
+      SmallVector<Value> next = safeGate ? safeKStep(row0, n, rho, col, acc)
+                                         : exactKStep(row0, n, col, acc);
+      scf::YieldOp::create(b(), loc(), next);
+    }
+
+    // 2. Aqk = scale * tril0(S_qk); Akk = diag(beta) * tril-1(S_kk).
+    Value aqkBlock = t.mul(t.keep(t.lowerMask(kBC, 0), kLoop.getResult(0)),
+                           t.splat(blockType(), scale));
+    auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
+    Value betaRow = tile::LoadOp::create(
+        b(), loc(), t.tileOf({kBC}, betaElem), beta,
+        ValueRange{batch, row0, head}, ValueRange{rowEnd},
+        b().getDenseI64ArrayAttr({1}), nullptr);
+    Value betaRows = t.broadcast(t.toF32(betaRow), 1, {kBC, kBC});
+    Value akkBlock =
+        t.mul(t.keep(t.lowerMask(kBC, -1), kLoop.getResult(1)), betaRows);
+
+    // 3. safe_gate: Akkd holds D = (I + Akk)^-1.
+    if (safeGate)
+      akkBlock = invert(akkBlock, n);
+
+    // 4. Stores, rows >= the sequence end dropped.
+    tile::StoreOp::create(b(), loc(), t.toElement(aqkBlock, ioType), aqk,
+                          ValueRange{batch, row0, head, col0},
+                          ValueRange{rowEnd, t.index(bt)},
+                          b().getDenseI64ArrayAttr({1, 3}));
+    tile::StoreOp::create(b(), loc(), akkBlock, akkd,
+                          ValueRange{batch, row0, head, t.index(0)},
+                          ValueRange{rowEnd, t.index(kBC)},
+                          b().getDenseI64ArrayAttr({1, 3}));
+  }
+
+  /// One iteration of an scf.for per sub-chunk that has rows: min(NC,
+  /// ceil(rows left in the chunk / BC)) of them (a loop rather than NC
+  /// unrolled copies keeps the GPU kernel small).
+  void build() {
+    Value left = arith::SubIOp::create(b(), loc(), rowEnd, rowStart);
+    Value withRows = ceilDiv(b(), loc(), left, kBC);
+    Value count =
+        arith::MinSIOp::create(b(), loc(), withRows, t.index(numSub));
+    auto loop =
+        scf::ForOp::create(b(), loc(), t.index(0), count, t.index(1));
+    OpBuilder::InsertionGuard guard(b());
+    b().setInsertionPointToStart(loop.getBody());
+    buildSubChunk(loop.getInductionVar());
+  }
+};
+
+} // namespace
+
+LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
+  Location loc = op.getLoc();
+  auto qType = cast<RankedTensorType>(op.getQ().getType());
+  if (op.getSubChunkSize() != kBC)
+    return op.emitOpError("has no lowering for sub_chunk_size ")
+           << op.getSubChunkSize() << " (only " << kBC << ")";
+  // The verifier guarantees static H, HV and K (kernels are specialized on
+  // them) and HV % H == 0.
+  auto gType = cast<RankedTensorType>(op.getG().getType());
+  const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
+  const int64_t hv = gType.getDimSize(2);
+  const int64_t bt = op.getChunkSize();
+  const int64_t bk = std::min<int64_t>(
+      ctx.blockK, llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
+
+  // Manifest names and key.
+  ctx.describe(op.getQ(), "q", {"B", "T", "H", "K"});
+  ctx.describe(op.getK(), "k", {"B", "T", "H", "K"});
+  ctx.describe(op.getG(), "G", {"B", "T", "HV", "K"});
+  ctx.describe(op.getBeta(), "beta", {"B", "T", "HV"});
+  ctx.describe(op.getAqk(), "Aqk", {"B", "T", "HV", "BT"});
+  ctx.describe(op.getAkkd(), "Akkd", {"B", "T", "HV", "BC"});
+  if (op.getCuSeqlens())
+    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
+  char scaleText[32];
+  std::snprintf(scaleText, sizeof(scaleText), "%.9g",
+                op.getScale().convertToFloat());
+  ctx.addKey("K", std::to_string(k));
+  ctx.addKey("H", std::to_string(h));
+  ctx.addKey("HV", std::to_string(hv));
+  ctx.addKey("chunk", std::to_string(bt));
+  ctx.addKey("scale", scaleText);
+  ctx.addKey("safe_gate", op.getSafeGate() ? "1" : "0");
+  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
+  // Aqk outside the diagonal 16x16 blocks is left unwritten (like fla).
+  ctx.addKey("partial", "Aqk");
+
+  // Kernel arguments: q, k, G, beta, Aqk, Akkd, [cu_seqlens].
+  SmallVector<Value> args;
+  for (Value input : {op.getQ(), op.getK(), op.getG(), op.getBeta()})
+    args.push_back(ctx.buffers.lookup(input));
+  Value aqkBuf = ctx.allocateResult(op.getAqk());
+  Value akkdBuf = ctx.allocateResult(op.getAkkd());
+  args.push_back(aqkBuf);
+  args.push_back(akkdBuf);
+  Value cuBuf;
+  if (op.getCuSeqlens()) {
+    cuBuf = ctx.buffers.lookup(op.getCuSeqlens());
+    args.push_back(cuBuf);
+  }
+
+  func::FuncOp kernel =
+      createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
+                   kIntraDiagThreads);
+  OpBuilder b(kernel.getBody().front().getTerminator());
+  Block &entry = kernel.getBody().front();
+  auto arg = [&](unsigned i) { return entry.getArgument(i); };
+  Value cu = cuBuf ? arg(6) : Value();
+
+  // One flat grid axis: program = bh * NT + chunk.
+  Value numChunks = countChunks(b, loc, arg(2), cu, bt);
+  Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
+  Value pidT = arith::RemUIOp::create(b, loc, pid, numChunks);
+  Value pidBH = arith::DivUIOp::create(b, loc, pid, numChunks);
+  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
+  Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
+  // Grouped value heads: value head hv reads q/k head hv / (HV / H).
+  Value qkHead = arith::DivUIOp::create(
+      b, loc, head, arith::ConstantIndexOp::create(b, loc, hv / h));
+  ChunkRows rows = locateChunk(b, loc, pidT, arg(2), cu, bt);
+
+  auto ifOp = scf::IfOp::create(b, loc, rows.valid, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+
+  IntraDiagKernel body{IntraDiagBuilder{b, loc}};
+  body.q = arg(0);
+  body.k = arg(1);
+  body.G = arg(2);
+  body.beta = arg(3);
+  body.aqk = arg(4);
+  body.akkd = arg(5);
+  body.batch = batch;
+  body.head = head;
+  body.qkHead = qkHead;
+  body.rowStart = rows.start;
+  body.rowEnd = rows.end;
+  body.numSub = bt / kBC;
+  body.kDim = k;
+  body.bk = bk;
+  body.bt = bt;
+  body.ioType = qType.getElementType();
+  body.scale = op.getScale().convertToFloat();
+  body.safeGate = op.getSafeGate();
+  body.build();
+
+  // Host: NT * B * HV programs along x.
+  OpBuilder &hb = ctx.host;
+  Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
+  Value chunks = countChunks(hb, loc, args[2], cuBuf, bt);
+  Value batches = memref::DimOp::create(hb, loc, args[2], 0);
+  Value heads = arith::MulIOp::create(
+      hb, loc, batches, arith::ConstantIndexOp::create(hb, loc, hv));
+  Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
+  tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
+                         args);
+  ctx.buffers.map(op.getAqk(), aqkBuf);
+  ctx.buffers.map(op.getAkkd(), akkdBuf);
+  return success();
+}

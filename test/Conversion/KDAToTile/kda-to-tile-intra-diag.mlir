@@ -1,0 +1,136 @@
+// RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s
+
+// kda.intra_diag, exact path: one program per (chunk, batch x value head)
+// along x; an scf.for over the sub-chunks that have rows, min(4, ceil(rows
+// left / 16)), and in it an scf.for over K tiles and, inside, one over the columns j of the block: the pairwise
+// decays 2^(G_i - G_j) of the rows n > i >= j, summed along K into column j
+// of both blocks. Then the masks, scale, beta and the stores of the Aqk
+// diagonal block and all 16 columns of Akkd.
+
+// CHECK-LABEL: func.func @intra_diag
+// CHECK-SAME: (%[[Q:[^:]*]]: memref<?x?x2x64xbf16>, %[[K:[^:]*]]: memref<?x?x2x64xbf16>, %[[G:[^:]*]]: memref<?x?x4x64xf32>, %[[BETA:[^:]*]]: memref<?x?x4xf32>, %[[AQK:[^:]*]]: memref<?x?x4x64xbf16>, %[[AKKD:[^:]*]]: memref<?x?x4x16xf32>)
+// CHECK-SAME: kda.arg_dims = ["B,T,2,64", "B,T,2,64", "B,T,4,64", "B,T,4", "B,T,4,64", "B,T,4,16"]
+// CHECK-SAME: kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd"]
+// CHECK-SAME: kda.key = {H = "2", HV = "4", K = "64", chunk = "64", partial = "Aqk", program = "intra_diag", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 4 : i64}
+// CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
+// CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
+// CHECK-DAG: %[[B:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
+// CHECK-DAG: %[[NBH:.*]] = arith.muli %[[B]], %{{.*}} : index
+// CHECK: %[[N:.*]] = arith.muli %[[NT]], %[[NBH]] : index
+// CHECK: tile.launch @intra_diag_intra_diag_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[Q]], %[[K]], %[[G]], %[[BETA]], %[[AQK]], %[[AKKD]] :
+// CHECK-NEXT: return
+
+// CHECK: func.func @intra_diag_intra_diag_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>)
+// CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[CHUNK:.*]] = arith.remui %[[PID]], %{{.*}} : index
+// CHECK: %[[BH:.*]] = arith.divui %[[PID]], %{{.*}} : index
+// CHECK-DAG: %[[BATCH:.*]] = arith.divui %[[BH]], %[[C4:.*]] : index
+// CHECK-DAG: %[[HV:.*]] = arith.remui %[[BH]], %[[C4]] : index
+// Grouped value heads: q/k head = hv / (HV / H).
+// CHECK-DAG: %[[H:.*]] = arith.divui %[[HV]], %[[C2:.*]] : index
+// CHECK: %[[ROW0:.*]] = arith.muli %[[CHUNK]], %{{.*}} : index
+// CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[ROW0]], %[[TK:.*]] : index
+// CHECK: scf.if %[[VALID]] {
+// CHECK: %[[CLEFT:.*]] = arith.subi %[[TK]], %[[ROW0]] : index
+// CHECK: %[[NSUB:.*]] = arith.ceildivui %[[CLEFT]], %{{.*}} : index
+// CHECK: %[[CNT:.*]] = arith.minsi %[[NSUB]], %{{.*}} : index
+// CHECK: scf.for %[[S:.*]] = %{{.*}} to %[[CNT]] step %{{.*}} {
+// CHECK: %[[SCOL:.*]] = arith.muli %[[S]], %{{.*}} : index
+// CHECK: %[[SROW:.*]] = arith.addi %[[ROW0]], %[[SCOL]] : index
+// n = min(16, rows left) valid rows in the sub-chunk.
+// CHECK: %[[LEFT:.*]] = arith.subi %[[TK]], %[[SROW]] : index
+// CHECK: %[[NR:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
+// CHECK: %[[ACC:.*]]:2 = scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+// CHECK: tile.load %[[KQ]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
+// CHECK: tile.load %[[KK]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
+// CHECK: %[[GS:.*]] = tile.load %[[KG]][%[[BATCH]], %[[SROW]], %[[HV]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[NR]] step %{{.*}} iter_args({{.*}}) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+// CHECK: %[[ROWJ:.*]] = arith.addi %[[SROW]], %[[J]] : index
+// CHECK: tile.load %[[KK]][%[[BATCH]], %[[ROWJ]], %[[H]], %[[COL]]] bounds [%{{.*}}] dims [3] : memref<?x?x2x64xbf16> -> tensor<32xbf16>
+// CHECK: %[[GJ:.*]] = tile.load %[[KG]][%[[BATCH]], %[[ROWJ]], %[[HV]], %[[COL]]] bounds [%{{.*}}] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+// CHECK: %[[GJB:.*]] = tile.broadcast %[[GJ]] dims [0] : tensor<32xf32> -> tensor<16x32xf32>
+// Pairs: rows i with j <= i < n.
+// CHECK: arith.cmpi sge
+// CHECK: %[[PAIRS:.*]] = arith.andi
+// CHECK: %[[DG:.*]] = arith.subf %[[GS]], %[[GJB]] : tensor<16x32xf32>
+// CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<16x32xf32>
+// CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<16x32xf32>
+// CHECK: arith.select %[[PAIRS]], %[[KE]], %{{.*}} : tensor<16x32xi1>, tensor<16x32xf32>
+// CHECK: tile.reduce add %{{.*}} dim 1 : tensor<16x32xf32> -> tensor<16xf32>
+// CHECK: tile.reduce add %{{.*}} dim 1 : tensor<16x32xf32> -> tensor<16xf32>
+// Column j of both blocks.
+// CHECK: tile.iota dim 1 : tensor<16x16xi32>
+// CHECK: tile.broadcast %{{.*}} dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+// CHECK: scf.yield
+// CHECK: scf.yield
+// No tensor-core dot on the exact path.
+// CHECK-NOT: tile.dot
+// Aqk = scale * tril0, Akk = beta (by rows) * tril-1.
+// CHECK: tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
+// CHECK: %[[BETA0:.*]] = tile.load %[[KB]][%[[BATCH]], %[[SROW]], %[[HV]]] bounds [%[[TK]]] dims [1] : memref<?x?x4xf32> -> tensor<16xf32>
+// CHECK: tile.broadcast %[[BETA0]] dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+// CHECK: tile.tri_mask lower diagonal -1 : tensor<16x16xi1>
+// CHECK: arith.truncf %{{.*}} : tensor<16x16xf32> to tensor<16x16xbf16>
+// CHECK: tile.store %{{.*}}, %[[KA]][%[[BATCH]], %[[SROW]], %[[HV]], %[[SCOL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+// CHECK: tile.store %{{.*}}, %[[KD]][%[[BATCH]], %[[SROW]], %[[HV]], %{{.*}}] bounds [%[[TK]], %{{.*}}] dims [1, 3] : tensor<16x16xf32>, memref<?x?x4x16xf32>
+// CHECK-NOT: tile.
+// CHECK: return
+func.func @intra_diag(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
+                      %G: tensor<?x?x4x64xf32>, %beta: tensor<?x?x4xf32>)
+    -> (tensor<?x?x4x64xbf16>, tensor<?x?x4x16xf32>) {
+  %Aqk, %Akkd = kda.intra_diag %q, %k, %G, %beta {scale = 0.125 : f32}
+      : (tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x4x64xf32>, tensor<?x?x4xf32>)
+      -> (tensor<?x?x4x64xbf16>, tensor<?x?x4x16xf32>)
+  return %Aqk, %Akkd : tensor<?x?x4x64xbf16>, tensor<?x?x4x16xf32>
+}
+
+// -----
+
+// Varlen, chunk 32 (at most 2 sub-chunks), K = 100 (4 K tiles, the last 4 wide),
+// safe_gate, f32 I/O (no casts): the reference row rho = s0 + min(8, n - 1),
+// rescaled tiles (rows >= n zeroed) multiplied by tf32 dots, then the
+// forward substitution of the Akk block in registers (rows extracted by a
+// masked reduce) and D = X + I stored to Akkd.
+
+// CHECK-LABEL: func.func @intra_diag_safe
+// CHECK-SAME: kda.key = {H = "1", HV = "1", K = "100", chunk = "32", partial = "Aqk", program = "intra_diag", safe_gate = "1", scale = "0.100000001", varlen = "1"}
+// CHECK: tile.launch @intra_diag_safe_intra_diag_0
+// CHECK: func.func @intra_diag_safe_intra_diag_0(%{{[^:]*}}: memref<1x?x1x100xf32>, %{{[^:]*}}: memref<1x?x1x100xf32>, %[[SG:[^:]*]]: memref<1x?x1x100xf32>, %{{[^:]*}}: memref<1x?x1xf32>, %[[SA:[^:]*]]: memref<1x?x1x32xf32>, %[[SD:[^:]*]]: memref<1x?x1x16xf32>, %[[CU:[^:]*]]: memref<?xi64>)
+// CHECK: %{{.*}}, %{{.*}}, %[[BOS:.*]], %[[LEN:.*]], %[[SVALID:.*]] = tile.varlen_chunk %[[CU]], %{{.*}} chunk_size 32 : memref<?xi64>
+// CHECK: %[[SEND:.*]] = arith.addi %[[BOS]], %[[LEN]] : index
+// CHECK: scf.if %[[SVALID]] {
+// CHECK: scf.for %[[SS:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[SSCOL:.*]] = arith.muli %[[SS]], %{{.*}} : index
+// CHECK: %[[SROW0:.*]] = arith.addi %{{.*}}, %[[SSCOL]] : index
+// CHECK: %[[SLEFT:.*]] = arith.subi %[[SEND]], %[[SROW0]] : index
+// CHECK: %[[SN:.*]] = arith.minsi %[[SLEFT]], %{{.*}} : index
+// CHECK: %[[SLAST:.*]] = arith.subi %[[SN]], %{{.*}} : index
+// CHECK: %[[SOFF:.*]] = arith.minsi %[[SLAST]], %{{.*}} : index
+// CHECK: %[[RHO:.*]] = arith.addi %[[SROW0]], %[[SOFF]] : index
+// CHECK: scf.for %[[SCOL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+// CHECK: tile.load %[[SG]][%{{.*}}, %[[RHO]], %{{.*}}, %[[SCOL]]] bounds [%{{.*}}] dims [3] : memref<1x?x1x100xf32> -> tensor<32xf32>
+// CHECK-COUNT-2: math.exp2
+// CHECK: tile.trans %{{.*}} : tensor<16x32xf32> -> tensor<32x16xf32>
+// CHECK-COUNT-2: tile.dot %{{.*}}, %{{.*}}, %{{.*}} precision = tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
+// CHECK: scf.yield
+// CHECK: tile.tri_mask lower diagonal -1 : tensor<16x16xi1>
+// CHECK: %[[NEGA:.*]] = arith.negf %{{.*}} : tensor<16x16xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[SN]] step %{{.*}} iter_args(%{{.*}} = %[[NEGA]]) -> (tensor<16x16xf32>) {
+// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<16x16xf32> -> tensor<16xf32>
+// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<16x16xf32> -> tensor<16xf32>
+// CHECK: scf.yield
+// CHECK-NOT: arith.truncf
+// CHECK: tile.store %{{.*}}, %[[SA]][%{{.*}}, %[[SROW0]], %{{.*}}, %[[SSCOL]]] bounds [%[[SEND]], %{{.*}}] dims [1, 3] : tensor<16x16xf32>, memref<1x?x1x32xf32>
+// CHECK: tile.store %{{.*}}, %[[SD]][%{{.*}}, %[[SROW0]], %{{.*}}, %{{.*}}] bounds [%[[SEND]], %{{.*}}] dims [1, 3] : tensor<16x16xf32>, memref<1x?x1x16xf32>
+// CHECK-NOT: tile.
+// CHECK: return
+func.func @intra_diag_safe(%q: tensor<1x?x1x100xf32>, %k: tensor<1x?x1x100xf32>,
+                           %G: tensor<1x?x1x100xf32>, %beta: tensor<1x?x1xf32>, %cu: tensor<?xi64>)
+    -> (tensor<1x?x1x32xf32>, tensor<1x?x1x16xf32>) {
+  %Aqk, %Akkd = kda.intra_diag %q, %k, %G, %beta cu_seqlens %cu
+      {scale = 0.1 : f32, chunk_size = 32 : i64, safe_gate}
+      : (tensor<1x?x1x100xf32>, tensor<1x?x1x100xf32>, tensor<1x?x1x100xf32>, tensor<1x?x1xf32>, tensor<?xi64>)
+      -> (tensor<1x?x1x32xf32>, tensor<1x?x1x16xf32>)
+  return %Aqk, %Akkd : tensor<1x?x1x32xf32>, tensor<1x?x1x16xf32>
+}
