@@ -233,6 +233,8 @@ struct ConvertKDAToTilePass
                   [&](auto stage) { return lowerGateCumsum(stage, ctx); })
               .Case<InterSolveOp>(
                   [&](auto stage) { return lowerInterSolve(stage, ctx); })
+              .Case<WYRecomputeOp>(
+                  [&](auto stage) { return lowerWYRecompute(stage, ctx); })
               .Default([&](Operation *other) {
                 return other->emitOpError(
                     "has no lowering to tile kernels yet");

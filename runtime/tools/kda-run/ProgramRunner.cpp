@@ -9,11 +9,15 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
     return makeGateCumsumRunner();
   if (program == "inter_solve")
     return makeInterSolveRunner();
+  if (program == "wy_recompute")
+    return makeWYRecomputeRunner();
   if (program == "custom")
     return makeCustomRunner();
   return nullptr;
 }
 
-const char *knownPrograms() { return "gate_cumsum, inter_solve, custom"; }
+const char *knownPrograms() {
+  return "gate_cumsum, inter_solve, wy_recompute, custom";
+}
 
 } // namespace kda::run

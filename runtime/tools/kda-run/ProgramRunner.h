@@ -54,6 +54,9 @@ std::unique_ptr<ProgramRunner> makeGateCumsumRunner();
 /// The runner of kda.inter_solve programs (`inter_solve`).
 std::unique_ptr<ProgramRunner> makeInterSolveRunner();
 
+/// The runner of kda.wy_recompute programs (`wy_recompute`).
+std::unique_ptr<ProgramRunner> makeWYRecomputeRunner();
+
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.
 std::unique_ptr<ProgramRunner> makeCustomRunner();
