@@ -11,13 +11,15 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
     return makeInterSolveRunner();
   if (program == "wy_recompute")
     return makeWYRecomputeRunner();
+  if (program == "output")
+    return makeOutputRunner();
   if (program == "custom")
     return makeCustomRunner();
   return nullptr;
 }
 
 const char *knownPrograms() {
-  return "gate_cumsum, inter_solve, wy_recompute, custom";
+  return "gate_cumsum, inter_solve, wy_recompute, output, custom";
 }
 
 } // namespace kda::run

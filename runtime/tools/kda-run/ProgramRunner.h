@@ -57,6 +57,9 @@ std::unique_ptr<ProgramRunner> makeInterSolveRunner();
 /// The runner of kda.wy_recompute programs (`wy_recompute`).
 std::unique_ptr<ProgramRunner> makeWYRecomputeRunner();
 
+/// The runner of kda.output programs (`output`).
+std::unique_ptr<ProgramRunner> makeOutputRunner();
+
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.
 std::unique_ptr<ProgramRunner> makeCustomRunner();
