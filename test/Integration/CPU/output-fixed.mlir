@@ -1,6 +1,7 @@
 // kda.output on fixed-length sequences on the CPU build: B = 2,
 // T = 1, 63, 64, 65, chunk 64 and 32, (H, HV) = (1, 1), (2, 8), (2, 4),
-// K = V = 60, 100, 128 and K != V, bf16 and f32, state_layout kv and vk.
+// K = V = 60, 100, 128 and K != V, bf16, f16 and f32, state_layout kv
+// and vk.
 // Aqk holds NaN above its diagonal, which the kernel must mask.
 
 // RUN: split-file %s %t
@@ -29,6 +30,11 @@
 // RUN: kda-run %t/k60_v100_bf16_vk.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 2 | FileCheck %s
 // RUN: kda-run %t/k60_v100_bf16_vk.kdab --cpu --batch 2 --seq-len 64 --heads 1 --value-heads 2 | FileCheck %s
 // RUN: kda-run %t/k60_v100_bf16_vk.kdab --cpu --batch 2 --seq-len 65 --heads 1 --value-heads 2 | FileCheck %s
+// RUN: kda-translate %t/k64_v96_f16.mlir --kda-to-bundle --no-cubin -o %t/k64_v96_f16.kdab
+// RUN: kda-run %t/k64_v96_f16.kdab --cpu --batch 2 --seq-len 1 --heads 2 --value-heads 4 | FileCheck %s
+// RUN: kda-run %t/k64_v96_f16.kdab --cpu --batch 2 --seq-len 63 --heads 2 --value-heads 4 | FileCheck %s
+// RUN: kda-run %t/k64_v96_f16.kdab --cpu --batch 2 --seq-len 64 --heads 2 --value-heads 4 | FileCheck %s
+// RUN: kda-run %t/k64_v96_f16.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 4 | FileCheck %s
 // RUN: not kda-run %t/gva_k100_bf16_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 8 --inject-error | FileCheck %s --check-prefix=WRONG
 
 // CHECK: (program=output) on the CPU build:
@@ -79,4 +85,13 @@ func.func @k60_v100_bf16_vk(%q: tensor<?x?x1x60xbf16>, %G: tensor<?x?x2x60xf32>,
       : (tensor<?x?x1x60xbf16>, tensor<?x?x2x60xf32>, tensor<?x?x2x64xbf16>, tensor<?x?x2x100x60xbf16>, tensor<?x?x2x100xbf16>)
       -> tensor<?x?x2x100xbf16>
   return %o : tensor<?x?x2x100xbf16>
+}
+
+//--- k64_v96_f16.mlir
+func.func @k64_v96_f16(%q: tensor<?x?x2x64xf16>, %G: tensor<?x?x4x64xf32>, %Aqk: tensor<?x?x4x64xf16>, %h: tensor<?x?x4x64x96xf16>, %vn: tensor<?x?x4x96xf16>)
+    -> tensor<?x?x4x96xf16> {
+  %o = kda.output %q, %G, %Aqk, %h, %vn {scale = 0.125 : f32}
+      : (tensor<?x?x2x64xf16>, tensor<?x?x4x64xf32>, tensor<?x?x4x64xf16>, tensor<?x?x4x64x96xf16>, tensor<?x?x4x96xf16>)
+      -> tensor<?x?x4x96xf16>
+  return %o : tensor<?x?x4x96xf16>
 }
