@@ -256,6 +256,10 @@ struct ConvertKDAToTilePass
                   [&](auto stage) { return lowerIntraDiag(stage, ctx); })
               .Case<InterSolveOp>(
                   [&](auto stage) { return lowerInterSolve(stage, ctx); })
+              .Case<WYRecomputeOp>(
+                  [&](auto stage) { return lowerWYRecompute(stage, ctx); })
+              .Case<OutputOp>(
+                  [&](auto stage) { return lowerOutput(stage, ctx); })
               .Default([&](Operation *other) {
                 return other->emitOpError(
                     "has no lowering to tile kernels yet");

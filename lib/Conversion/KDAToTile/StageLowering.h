@@ -60,6 +60,12 @@ LogicalResult lowerIntraDiag(IntraDiagOp op, StageContext &ctx);
 /// sub-chunk blocks of Aqk and Akk and M = (I + Akk)^-1 per chunk.
 LogicalResult lowerInterSolve(InterSolveOp op, StageContext &ctx);
 
+/// kda.wy_recompute -> one kernel over (chunks, B * HV): w, u and kg.
+LogicalResult lowerWYRecompute(WYRecomputeOp op, StageContext &ctx);
+
+/// kda.output -> one kernel over (V tiles, chunks, B * HV): o per chunk.
+LogicalResult lowerOutput(OutputOp op, StageContext &ctx);
+
 /// Creates an empty tile kernel `name` with the given argument types and
 /// threads per program, inserted at the end of `module`; returns it with a
 /// builder positioned at its (return-terminated) body start.

@@ -17,14 +17,18 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
     return makeBetaActivationRunner();
   if (program == "chunk_fwd")
     return makeChunkFwdRunner();
+  if (program == "wy_recompute")
+    return makeWYRecomputeRunner();
+  if (program == "output")
+    return makeOutputRunner();
   if (program == "custom")
     return makeCustomRunner();
   return nullptr;
 }
 
 const char *knownPrograms() {
-  return "gate_cumsum, intra_diag, inter_solve, l2norm, beta_activation, "
-         "chunk_fwd, custom";
+  return "gate_cumsum, intra_diag, inter_solve, wy_recompute, output, "
+         "l2norm, beta_activation, chunk_fwd, custom";
 }
 
 } // namespace kda::run

@@ -66,6 +66,11 @@ std::unique_ptr<ProgramRunner> makeBetaActivationRunner();
 /// The runner of kda.chunk_fwd programs (`chunk_fwd`): the whole forward
 /// against the float64 per-token recurrence.
 std::unique_ptr<ProgramRunner> makeChunkFwdRunner();
+/// The runner of kda.wy_recompute programs (`wy_recompute`).
+std::unique_ptr<ProgramRunner> makeWYRecomputeRunner();
+
+/// The runner of kda.output programs (`output`).
+std::unique_ptr<ProgramRunner> makeOutputRunner();
 
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.

@@ -1,0 +1,120 @@
+//===- TileValueBuilder.h - tile-value helpers of stage kernels -*- C++ -*-===//
+//
+// Small helpers that build tile values (splats, elementwise math, dots,
+// casts, broadcasts, masks) for the kernels of the WY-recompute and output
+// stages.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_LIB_CONVERSION_KDATOTILE_TILEVALUEBUILDER_H
+#define KDA_LIB_CONVERSION_KDATOTILE_TILEVALUEBUILDER_H
+
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::kda {
+
+/// Builds tile values at a fixed location.
+struct TileValueBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Type f32() { return b.getF32Type(); }
+  RankedTensorType tileOf(ArrayRef<int64_t> shape, Type element) {
+    return RankedTensorType::get(shape, element);
+  }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// A float tile of `type` holding the constant `v`.
+  Value splat(RankedTensorType type, double v) {
+    Value scalar = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(type.getElementType(), v));
+    return tile::SplatOp::create(b, loc, type, scalar);
+  }
+  /// An f32 tile of `shape` of zeros.
+  Value zeros(ArrayRef<int64_t> shape) {
+    return splat(tileOf(shape, f32()), 0.0);
+  }
+
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  Value select(Value mask, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, mask, x, y);
+  }
+
+  /// acc + x * y at `precision` (f32 accumulator).
+  Value dot(Value x, Value y, Value acc, tile::Precision precision) {
+    return tile::DotOp::create(b, loc, acc.getType(), x, y, acc, precision);
+  }
+  /// The transpose of the 2-D tile `x`.
+  Value trans(Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    return tile::TransOp::create(
+        b, loc,
+        tileOf({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
+        x, nullptr);
+  }
+  /// Repeats the 1-D tile `v` along the new dimension `dim` of a 2-D tile of
+  /// `shape`: dim 0 gives r[i, j] = v[j], dim 1 gives r[i, j] = v[i].
+  Value broadcast(Value v, int64_t dim, ArrayRef<int64_t> shape) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return tile::BroadcastOp::create(b, loc,
+                                     tileOf(shape, type.getElementType()), v,
+                                     b.getDenseI64ArrayAttr({dim}));
+  }
+
+  /// Extends a float tile to f32 (no-op for f32).
+  Value toF32(Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (type.getElementType().isF32())
+      return x;
+    return arith::ExtFOp::create(b, loc, tileOf(type.getShape(), f32()), x);
+  }
+  /// Truncates an f32 tile to `element` (no-op for f32).
+  Value toElement(Value x, Type element) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (element.isF32())
+      return x;
+    return arith::TruncFOp::create(b, loc, tileOf(type.getShape(), element), x);
+  }
+  /// The f32 tile `x` rounded to `element` and back to f32: an I/O-dtype
+  /// rounding point of fla's kernels (no-op for f32).
+  Value roundTo(Value x, Type element) {
+    return toF32(toElement(x, element));
+  }
+
+  /// The tile of `type` at `indices` of `source`, tile dimension j along
+  /// memref dimension dims[j], elements at or past `bounds` read as 0.
+  Value load(RankedTensorType type, Value source, ValueRange indices,
+             ValueRange bounds, ArrayRef<int64_t> dims) {
+    return tile::LoadOp::create(b, loc, type, source, indices, bounds,
+                                b.getDenseI64ArrayAttr(dims), nullptr);
+  }
+  /// Stores `value` at `indices` of `dest`, elements at or past `bounds`
+  /// dropped.
+  void store(Value value, Value dest, ValueRange indices, ValueRange bounds,
+             ArrayRef<int64_t> dims) {
+    tile::StoreOp::create(b, loc, value, dest, indices, bounds,
+                          b.getDenseI64ArrayAttr(dims));
+  }
+
+  /// Index arithmetic.
+  Value addIndex(Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  Value subIndex(Value x, Value y) {
+    return arith::SubIOp::create(b, loc, x, y);
+  }
+  Value minIndex(Value x, Value y) {
+    return arith::MinSIOp::create(b, loc, x, y);
+  }
+};
+
+} // namespace mlir::kda
+
+#endif // KDA_LIB_CONVERSION_KDATOTILE_TILEVALUEBUILDER_H

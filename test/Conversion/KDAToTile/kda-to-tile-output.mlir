@@ -1,0 +1,92 @@
+// RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s
+
+// kda.output: one program per (V tile, chunk, batch x value head) along x,
+// V tile fastest. The inter-chunk term accumulates over K tiles
+// (rd(q * 2^G) . h_c, h at the chunk's global id), is scaled, and
+// tril0(Aqk) . v_new is added.
+
+// CHECK-LABEL: func.func @output
+// CHECK-SAME: (%[[Q:[^:]*]]: memref<?x?x2x100xbf16>, %[[G:[^:]*]]: memref<?x?x8x100xf32>, %[[AQK:[^:]*]]: memref<?x?x8x64xbf16>, %[[H:[^:]*]]: memref<?x?x8x100x100xbf16>, %[[VN:[^:]*]]: memref<?x?x8x100xbf16>, %[[O:[^:]*]]: memref<?x?x8x100xbf16>)
+// CHECK-SAME: kda.arg_dims = ["B,T,2,100", "B,T,8,100", "B,T,8,64", "B,NT,8,100,100", "B,T,8,100", "B,T,8,100"]
+// CHECK-SAME: kda.arg_names = ["q", "G", "Aqk", "h", "v_new", "o"]
+// CHECK-SAME: kda.key = {H = "2", HV = "8", K = "100", V = "100", chunk = "64", program = "output", scale = "0.125", state_layout = "kv", varlen = "0"}, kda.num_inputs = 5 : i64}
+// CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x8x100xf32>
+// CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
+// CHECK-DAG: %[[NBH:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[NTBH:.*]] = arith.muli %[[NT]], %[[NBH]] : index
+// Two V tiles of 64 over V = 100.
+// CHECK: %[[N:.*]] = arith.muli %[[NTBH]], %{{.*}} : index
+// CHECK: tile.launch @output_output_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[Q]], %[[G]], %[[AQK]], %[[H]], %[[VN]], %[[O]] :
+// CHECK-NEXT: return
+
+// CHECK: func.func @output_output_0(%[[KQ:[^:]*]]: memref<?x?x2x100xbf16>, %[[KG:[^:]*]]: memref<?x?x8x100xf32>, %[[KA:[^:]*]]: memref<?x?x8x64xbf16>, %[[KH:[^:]*]]: memref<?x?x8x100x100xbf16>, %[[KV:[^:]*]]: memref<?x?x8x100xbf16>, %[[KO:[^:]*]]: memref<?x?x8x100xbf16>)
+// CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[VT:.*]] = arith.remui %[[PID]], %[[C2:.*]] : index
+// CHECK: %[[REST:.*]] = arith.divui %[[PID]], %[[C2]] : index
+// CHECK: %[[CHUNK:.*]] = arith.remui %[[REST]], %{{.*}} : index
+// CHECK: %[[BH:.*]] = arith.divui %[[REST]], %{{.*}} : index
+// CHECK-DAG: %[[BATCH:.*]] = arith.divui %[[BH]], %[[C8:.*]] : index
+// CHECK-DAG: %[[HV:.*]] = arith.remui %[[BH]], %[[C8]] : index
+// CHECK-DAG: %[[HQ:.*]] = arith.divui %[[HV]], %{{.*}} : index
+// CHECK-DAG: %[[VCOL:.*]] = arith.muli %[[VT]], %[[C64:.*]] : index
+// CHECK: %[[ROW0:.*]] = arith.muli %[[CHUNK]], %[[C64]] : index
+// CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[ROW0]], %[[TK:.*]] : index
+// CHECK: scf.if %[[VALID]] {
+// CHECK: %[[ACC:.*]] = scf.for %[[KC:.*]] = %{{.*}} to %[[C100:.*]] step %[[C64]] iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<64x64xf32>) {
+// CHECK: tile.load %[[KQ]][%[[BATCH]], %[[ROW0]], %[[HQ]], %[[KC]]] bounds [%[[TK]], %[[C100]]] dims [1, 3] : memref<?x?x2x100xbf16> -> tensor<64x64xbf16>
+// CHECK: tile.load %[[KG]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[KC]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
+// rd(q * 2^G) in bf16.
+// CHECK: arith.truncf %{{.*}} : tensor<64x64xf32> to tensor<64x64xbf16>
+// h_c: the chunk id for fixed length.
+// CHECK: tile.load %[[KH]][%[[BATCH]], %[[CHUNK]], %[[HV]], %[[KC]], %[[VCOL]]] bounds [%[[C100]], %[[C100]]] dims [3, 4] : memref<?x?x8x100x100xbf16> -> tensor<64x64xbf16>
+// CHECK: %[[NA:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[A]] precision = tf32
+// CHECK: scf.yield %[[NA]]
+// CHECK: %[[INTER:.*]] = arith.mulf %[[ACC]], %{{.*}} : tensor<64x64xf32>
+// CHECK: tile.load %[[KA]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %[[C64]]] dims [1, 3] : memref<?x?x8x64xbf16> -> tensor<64x64xbf16>
+// CHECK: %[[TRIL:.*]] = tile.tri_mask lower diagonal 0 : tensor<64x64xi1>
+// CHECK: %[[CAUSAL:.*]] = arith.select %[[TRIL]], %{{.*}}, %{{.*}} : tensor<64x64xi1>, tensor<64x64xf32>
+// CHECK: tile.load %[[KV]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[VCOL]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
+// CHECK: %[[OUT:.*]] = tile.dot %[[CAUSAL]], %{{.*}}, %[[INTER]] precision = tf32
+// CHECK: %[[O16:.*]] = arith.truncf %[[OUT]]
+// CHECK: tile.store %[[O16]], %[[KO]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[VCOL]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
+func.func @output(%q: tensor<?x?x2x100xbf16>, %G: tensor<?x?x8x100xf32>, %Aqk: tensor<?x?x8x64xbf16>,
+                  %h: tensor<?x?x8x100x100xbf16>, %vn: tensor<?x?x8x100xbf16>) -> tensor<?x?x8x100xbf16> {
+  %o = kda.output %q, %G, %Aqk, %h, %vn {scale = 0.125 : f32}
+      : (tensor<?x?x2x100xbf16>, tensor<?x?x8x100xf32>, tensor<?x?x8x64xbf16>,
+         tensor<?x?x8x100x100xbf16>, tensor<?x?x8x100xbf16>) -> tensor<?x?x8x100xbf16>
+  return %o : tensor<?x?x8x100xbf16>
+}
+
+// -----
+
+// Varlen with state_layout vk: h is indexed by chunk_offsets[n] + c (a loop
+// over the earlier sequences' chunk counts) and read as [BV, BK] tiles,
+// transposed.
+
+// CHECK-LABEL: func.func @output_varlen_vk
+// CHECK-SAME: kda.arg_dims = ["1,T,1,60", "1,T,1,60", "1,T,1,32", "1,NT,1,128,60", "1,T,1,128", "N1", "1,T,1,128"]
+// CHECK-SAME: chunk = "32", program = "output", scale = "0.100000001", state_layout = "vk", varlen = "1"
+// CHECK: func.func @output_varlen_vk_output_0
+// CHECK-SAME: %[[KH:[^:]*]]: memref<1x?x1x128x60xf32>, %{{[^:]*}}: memref<1x?x1x128xf32>, %{{[^:]*}}: memref<1x?x1x128xf32>, %[[CU:[^:]*]]: memref<?xi64>)
+// CHECK: %[[SEQ:.*]], %[[C:.*]], %[[BOS:.*]], %[[LEN:.*]], %[[OK:.*]] = tile.varlen_chunk %[[CU]], %{{.*}} chunk_size 32 : memref<?xi64>
+// CHECK: scf.if %[[OK]] {
+// CHECK: %[[FIRST:.*]] = scf.for %[[M:.*]] = %{{.*}} to %[[SEQ]] step %{{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (index) {
+// CHECK: memref.load %[[CU]][%[[M]]] : memref<?xi64>
+// CHECK: memref.load %[[CU]][%{{.*}}] : memref<?xi64>
+// CHECK: %[[NC:.*]] = arith.ceildivui %{{.*}}, %{{.*}} : index
+// CHECK: %[[SUM:.*]] = arith.addi %[[S]], %[[NC]] : index
+// CHECK: scf.yield %[[SUM]] : index
+// CHECK: %[[ID:.*]] = arith.addi %[[FIRST]], %[[C]] : index
+// CHECK: %[[HT:.*]] = tile.load %[[KH]][%{{.*}}, %[[ID]], %{{.*}}, %{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] dims [3, 4] : memref<1x?x1x128x60xf32> -> tensor<64x64xf32>
+// CHECK: %[[HKV:.*]] = tile.trans %[[HT]] : tensor<64x64xf32> -> tensor<64x64xf32>
+// CHECK: tile.dot %{{.*}}, %[[HKV]], %{{.*}} precision = tf32 : tensor<32x64xf32>, tensor<64x64xf32> -> tensor<32x64xf32>
+func.func @output_varlen_vk(%q: tensor<1x?x1x60xf32>, %G: tensor<1x?x1x60xf32>, %Aqk: tensor<1x?x1x32xf32>,
+                            %h: tensor<1x?x1x128x60xf32>, %vn: tensor<1x?x1x128xf32>, %cu: tensor<?xi64>)
+    -> tensor<1x?x1x128xf32> {
+  %o = kda.output %q, %G, %Aqk, %h, %vn cu_seqlens %cu
+      {scale = 0.1 : f32, chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
+      : (tensor<1x?x1x60xf32>, tensor<1x?x1x60xf32>, tensor<1x?x1x32xf32>,
+         tensor<1x?x1x128x60xf32>, tensor<1x?x1x128xf32>, tensor<?xi64>) -> tensor<1x?x1x128xf32>
+  return %o : tensor<1x?x1x128xf32>
+}
