@@ -260,6 +260,8 @@ struct ConvertKDAToTilePass
                   [&](auto stage) { return lowerWYRecompute(stage, ctx); })
               .Case<OutputOp>(
                   [&](auto stage) { return lowerOutput(stage, ctx); })
+              .Case<StateScanOp>(
+                  [&](auto stage) { return lowerStateScan(stage, ctx); })
               .Default([&](Operation *other) {
                 return other->emitOpError(
                     "has no lowering to tile kernels yet");

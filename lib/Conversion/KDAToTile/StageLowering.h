@@ -66,6 +66,10 @@ LogicalResult lowerWYRecompute(WYRecomputeOp op, StageContext &ctx);
 /// kda.output -> one kernel over (V tiles, chunks, B * HV): o per chunk.
 LogicalResult lowerOutput(OutputOp op, StageContext &ctx);
 
+/// kda.state_scan -> one kernel over (V tiles, N * HV): the state scan over
+/// each sequence's chunks, giving h, v_new and the final state.
+LogicalResult lowerStateScan(StateScanOp op, StageContext &ctx);
+
 /// Creates an empty tile kernel `name` with the given argument types and
 /// threads per program, inserted at the end of `module`; returns it with a
 /// builder positioned at its (return-terminated) body start.
