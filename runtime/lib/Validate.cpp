@@ -165,6 +165,63 @@ Status evalError(const std::string &where, const Expr &e, EvalError err) {
   return invalid(where + ": " + evalErrorName(err) + " in '" + e.text() + "'");
 }
 
+/// The state slot symbols: N (sequences of initial/final states) must be B,
+/// or the number of sequences with cu_seqlens; NT (chunk slots of h) must be
+/// ceil(T / chunk), or with cu_seqlens (host copy, checked at the Full
+/// level) the sum of ceil(T_n / chunk). Kernels index states by these
+/// slots, so a smaller buffer would be written out of bounds.
+Status checkStateSlots(const Manifest &m, const LaunchArgs &a,
+                       CheckLevel level, const Plan &plan, const bool *bound) {
+  auto symbol = [&](const char *name, int64_t &value) {
+    int s = m.symbolIndex(name);
+    if (s < 0 || !bound[s])
+      return false;
+    value = plan.symbols[s];
+    return true;
+  };
+  const bool varlen = m.cuSeqlensArg >= 0;
+  // B and T: symbols, or the static leading dimensions of the first
+  // argument (every kda program's first argument is [B, T, ...]).
+  const TensorArg &first = a.tensors[0];
+  int64_t N, NT, B = 0, T = 0, chunk = 0;
+  if (!symbol("B", B) && first.rank >= 1)
+    B = first.dims[0];
+  if (!symbol("T", T) && first.rank >= 2)
+    T = first.dims[1];
+  if (symbol("N", N)) {
+    int64_t expected = B;
+    const char *what = "B";
+    if (varlen) {
+      expected = a.tensors[m.cuSeqlensArg].dims[0] - 1;
+      what = "the number of sequences in cu_seqlens";
+    }
+    if (N != expected)
+      return invalid("N = " + std::to_string(N) + " (state slots) must be " +
+                     what + " = " + std::to_string(expected));
+  }
+  if (!symbol("NT", NT))
+    return Status::ok();
+  if (!lookupSize(m, plan, bound, "chunk", chunk) || chunk <= 0)
+    return invalid("h has a dimension NT, but the bundle has no key "
+                   "chunk=<size>");
+  int64_t expected = 0;
+  if (!varlen) {
+    expected = (T + chunk - 1) / chunk;
+  } else {
+    if (level != CheckLevel::Full || !a.cuSeqlensHost)
+      return Status::ok();
+    for (size_t i = 1; i < a.numCuSeqlensHost; ++i)
+      expected += (a.cuSeqlensHost[i] - a.cuSeqlensHost[i - 1] + chunk - 1) /
+                  chunk;
+  }
+  if (NT != expected)
+    return invalid("NT = " + std::to_string(NT) +
+                   " (chunk slots of h) must be " + std::to_string(expected) +
+                   (varlen ? ", the number of chunks of the sequences"
+                           : " = ceil(T / chunk)"));
+  return Status::ok();
+}
+
 const char *const kAxis[3] = {"x", "y", "z"};
 
 } // namespace
@@ -225,6 +282,8 @@ Status validateLaunch(const Manifest &m, const LaunchArgs &a,
   if (level == CheckLevel::Full)
     if (Status s = checkCuSeqlens(m, a, plan); !s)
       return s;
+  if (Status s = checkStateSlots(m, a, level, plan, bound); !s)
+    return s;
 
   // Workspaces, one after another at 256-byte aligned offsets.
   int64_t wsSize[kMaxWorkspaces] = {};

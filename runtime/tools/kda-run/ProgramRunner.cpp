@@ -21,14 +21,16 @@ std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
     return makeWYRecomputeRunner();
   if (program == "output")
     return makeOutputRunner();
+  if (program == "state_scan")
+    return makeStateScanRunner();
   if (program == "custom")
     return makeCustomRunner();
   return nullptr;
 }
 
 const char *knownPrograms() {
-  return "gate_cumsum, intra_diag, inter_solve, wy_recompute, output, "
-         "l2norm, beta_activation, chunk_fwd, custom";
+  return "gate_cumsum, intra_diag, inter_solve, wy_recompute, state_scan, "
+         "output, l2norm, beta_activation, chunk_fwd, custom";
 }
 
 } // namespace kda::run

@@ -72,6 +72,9 @@ std::unique_ptr<ProgramRunner> makeWYRecomputeRunner();
 /// The runner of kda.output programs (`output`).
 std::unique_ptr<ProgramRunner> makeOutputRunner();
 
+/// The runner of kda.state_scan programs (`state_scan`).
+std::unique_ptr<ProgramRunner> makeStateScanRunner();
+
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.
 std::unique_ptr<ProgramRunner> makeCustomRunner();
