@@ -9,6 +9,7 @@
 #include "TestBundles.h"
 #include "Tests.h"
 
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -244,6 +245,80 @@ void runValidateTests(Harness &h) {
       r.expect("workspace-view-too-large", *p, a.args(), a.o,
                "kernel 'test_full_k' parameter 5: a i32 view of workspace "
                "'small' needs 104 bytes, the workspace has 100");
+  }
+  {
+    // State slots: N (sequences of the final state) and NT (chunk slots of
+    // h) must match B / cu_seqlens and T / chunk, or kernels would index
+    // states out of bounds.
+    const char *stateManifest = R"(abi 1
+chip sm_90
+entry test_state
+key program=test chunk=64
+arg 0 kg input bf16 B,T,2,8
+arg 1 h output bf16 B,NT,2,8,8
+arg 2 final_state output f32 N,2,8,8
+kernel test_state_k
+block 128 1 1
+shared 0
+grid 1 1 1
+param arg 0
+param arg 1
+param arg 2
+end-kernel
+)";
+    auto fixed = makeProgram(h, stateManifest, mock.path);
+    auto varlen = makeProgram(
+        h,
+        replaceFirst(replaceFirst(stateManifest, "arg 1 h output",
+                                  "arg 1 cu_seqlens input i64 N1\narg 2 h "
+                                  "output"),
+                     "arg 2 final_state", "arg 3 final_state"),
+        mock.path);
+    if (fixed && varlen) {
+      Buffer kg(2 * 130 * 2 * 8 * 2), hs(2 * 4 * 2 * 64 * 2),
+          ht(4 * 2 * 64 * 4), cu(4 * 8);
+      TensorArg t[4]; // the tensors of the latest LaunchArgs made below
+      auto launch = [&](int64_t B, int64_t NT, int64_t N) {
+        LaunchArgs la;
+        t[0] = TensorArg::make(kg.data, DType::BF16, {B, 130, 2, 8});
+        t[1] = TensorArg::make(hs.data, DType::BF16, {B, NT, 2, 8, 8});
+        t[2] = TensorArg::make(ht.data, DType::F32, {N, 2, 8, 8});
+        la.tensors = t;
+        la.numTensors = 3;
+        return la;
+      };
+      Plan plan;
+      h.expectOk("validate/state-slots-accepted",
+                 fixed->validate(launch(2, 3, 2), plan));
+      r.expect("state-slots-nt", *fixed, launch(2, 2, 2), hs,
+               "NT = 2 (chunk slots of h) must be 3 = ceil(T / chunk)");
+      r.expect("state-slots-n", *fixed, launch(2, 3, 1), hs,
+               "N = 1 (state slots) must be B = 2");
+
+      // Varlen: 0, 0, 65, 130 has 0 + 2 + 2 chunks.
+      const std::vector<int64_t> cuHost = {0, 0, 65, 130};
+      std::memcpy(cu.data, cuHost.data(), 32);
+      auto launchVarlen = [&](int64_t NT, int64_t N) {
+        LaunchArgs la;
+        t[0] = TensorArg::make(kg.data, DType::BF16, {1, 130, 2, 8});
+        t[1] = TensorArg::make(cu.data, DType::I64, {4});
+        t[2] = TensorArg::make(hs.data, DType::BF16, {1, NT, 2, 8, 8});
+        t[3] = TensorArg::make(ht.data, DType::F32, {N, 2, 8, 8});
+        la.tensors = t;
+        la.numTensors = 4;
+        la.cuSeqlensHost = cuHost.data();
+        la.numCuSeqlensHost = cuHost.size();
+        return la;
+      };
+      h.expectOk("validate/state-slots-varlen-accepted",
+                 varlen->validate(launchVarlen(4, 3), plan));
+      r.expect("state-slots-varlen-nt", *varlen, launchVarlen(3, 3), hs,
+               "NT = 3 (chunk slots of h) must be 4, the number of chunks of "
+               "the sequences");
+      r.expect("state-slots-varlen-n", *varlen, launchVarlen(4, 4), hs,
+               "N = 4 (state slots) must be the number of sequences in "
+               "cu_seqlens = 3");
+    }
   }
   h.record("validate/driver-never-called", mock.state->calls == 0,
            std::to_string(mock.state->calls) + " driver calls");

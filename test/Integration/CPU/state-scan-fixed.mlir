@@ -54,6 +54,10 @@
 // SOME-NEXT: {{^}}final_state {{.*}} ok{{$}}
 // SOME-NEXT: {{^}}PASS
 
+// The example at the target head count and dims (HV = 96, K = V = 128).
+// RUN: kda-translate %kda_src_root/examples/state_scan.mlir --kda-to-bundle --no-cubin -o %t/example.kdab
+// RUN: kda-run %t/example.kdab --cpu --batch 1 --seq-len 200 --heads 96 --value-heads 96 --check-heads 4 | FileCheck %s
+
 // The checker catches a wrong element.
 // RUN: not kda-run %t/vk_k60_v100_f32_ht_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=WRONG
 // WRONG: {{^}}v_new {{.*}} FAIL{{$}}

@@ -19,6 +19,15 @@
 // RUN: kda-run %t/varlen_kv_k60_v128_f16_h0_ht.kdab --cpu --batch 1 --seq-len 2000 --heads 1 --value-heads 1 --cu-seqlens 0,15,100,300,1200,2000 --mask-p 0.1 | FileCheck %s
 // RUN: kda-run %t/varlen_kv_k60_v128_f16_h0_ht.kdab --cpu --batch 1 --seq-len 300 --heads 1 --value-heads 1 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s
 
+// h and final_state that the function does not return are workspaces
+// (sized floor(T / BT) + N and N): only v_new is an output.
+// RUN: kda-translate %t/varlen_v_new_only.mlir --kda-to-bundle --no-cubin -o %t/varlen_v_new_only.kdab
+// RUN: kda-run %t/varlen_v_new_only.kdab --cpu --batch 1 --seq-len 300 --heads 1 --value-heads 2 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefix=VONLY
+// VONLY: (program=state_scan) on the CPU build: {{.*}} initial_state=0 final_state=0 cu_seqlens=
+// VONLY-NOT: {{^}}h {{.*}}
+// VONLY: {{^}}v_new {{.*}} ok{{$}}
+// VONLY-NEXT: PASS
+
 // CHECK: (program=state_scan) on the CPU build: {{.*}} cu_seqlens=
 // CHECK-NOT: FAIL
 // CHECK: PASS
@@ -76,4 +85,13 @@ func.func @varlen_kv_k60_v128_f16_h0_ht(%kg: tensor<1x?x1x60xf16>,
       : (tensor<1x?x1x60xf16>, tensor<1x?x1x60xf16>, tensor<1x?x1x128xf16>, tensor<1x?x1x60xf32>, tensor<?x1x60x128xf32>, tensor<?xi64>)
       -> (tensor<1x?x1x60x128xf16>, tensor<1x?x1x128xf16>, tensor<?x1x60x128xf32>)
   return %h, %vn, %ht : tensor<1x?x1x60x128xf16>, tensor<1x?x1x128xf16>, tensor<?x1x60x128xf32>
+}
+
+//--- varlen_v_new_only.mlir
+func.func @varlen_v_new_only(%kg: tensor<1x?x2x60xbf16>, %w: tensor<1x?x2x60xbf16>, %u: tensor<1x?x2x100xbf16>,
+                             %G: tensor<1x?x2x60xf32>, %cu: tensor<?xi64>) -> tensor<1x?x2x100xbf16> {
+  %h, %vn, %ht = kda.state_scan %kg, %w, %u, %G cu_seqlens %cu
+      : (tensor<1x?x2x60xbf16>, tensor<1x?x2x60xbf16>, tensor<1x?x2x100xbf16>, tensor<1x?x2x60xf32>, tensor<?xi64>)
+      -> (tensor<1x?x2x60x100xbf16>, tensor<1x?x2x100xbf16>, tensor<?x2x60x100xf32>)
+  return %vn : tensor<1x?x2x100xbf16>
 }
