@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `make run`: compile the examples to PTX and run the default problem with
-# the CPU build of its bundle (kda-run --cpu) against the float64 reference.
+# `make run`: compile the examples to PTX, then run the default program,
+# the whole forward of examples/chunk_kda_fwd.mlir (B=1, H=HV=96, K=V=128,
+# bf16), against the float64 per-token recurrence: at T=8192 on the GPU when
+# one is present (with its time), else on the CPU build at T=128.
 set -euo pipefail
 build="${1:-build}"
 bin="$build/bin"
@@ -26,10 +28,15 @@ done
 [ -z "$ptxas" ] && echo "  (ptxas not found: PTX not assembled)"
 
 echo
-echo "== Default problem on the CPU build: examples/gate_cumsum.mlir, B=2, T=1000, HV=4, K=64"
-"$bin/kda-translate" examples/gate_cumsum.mlir --kda-to-bundle --no-cubin -o "$out/gate_cumsum.kdab"
-"$bin/kda-run" "$out/gate_cumsum.kdab" --cpu --batch 2 --seq-len 1000 --heads 1 --value-heads 4 --mask-p 0.1
+"$bin/kda-translate" examples/chunk_kda_fwd.mlir --kda-to-bundle -o "$out/chunk_kda_fwd.kdab"
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  echo "== Default forward on the GPU: examples/chunk_kda_fwd.mlir, B=1, T=8192, H=HV=96, K=V=128"
+  "$bin/kda-run" "$out/chunk_kda_fwd.kdab" --batch 1 --seq-len 8192 --heads 96 --value-heads 96 --check-heads 8 --bench
+else
+  echo "== No GPU: the default forward on the CPU build, examples/chunk_kda_fwd.mlir, B=1, T=128, H=HV=96, K=V=128"
+  "$bin/kda-run" "$out/chunk_kda_fwd.kdab" --cpu --batch 1 --seq-len 128 --heads 96 --value-heads 96 --check-heads 8
+fi
 echo
-echo "== Varlen: cu_seqlens 0,1,64,65,300"
+echo "== Varlen gate stage on the CPU build: cu_seqlens 0,1,64,65,300"
 "$bin/kda-translate" examples/gate_cumsum_varlen.mlir --kda-to-bundle --no-cubin -o "$out/gate_cumsum_varlen.kdab"
 "$bin/kda-run" "$out/gate_cumsum_varlen.kdab" --cpu --batch 1 --seq-len 300 --heads 4 --value-heads 4 --cu-seqlens 0,1,64,65,300

@@ -130,6 +130,15 @@ int fail(const char *what) {
   return 1;
 }
 
+#ifdef KDA_EMBED_HAVE_CUDART
+int failCuda(const char *what, cudaError_t error) {
+  std::fprintf(stderr, "kda-embed: %s: %s (run with --cpu on a machine "
+                       "without a GPU)\n",
+               what, cudaGetErrorString(error));
+  return 1;
+}
+#endif
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -234,15 +243,16 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < all.size(); ++i) {
       if (all[i]->bytes.empty())
         continue;
-      if (cudaMalloc(&device[i], all[i]->bytes.size()) != cudaSuccess)
-        return fail("cudaMalloc");
+      if (cudaError_t e = cudaMalloc(&device[i], all[i]->bytes.size()))
+        return failCuda("cudaMalloc", e);
       cudaMemcpy(device[i], all[i]->bytes.data(), all[i]->bytes.size(),
                  cudaMemcpyHostToDevice);
       slots[i]->data = device[i];
     }
     void *workspace = nullptr;
-    if (workspaceBytes && cudaMalloc(&workspace, workspaceBytes) != cudaSuccess)
-      return fail("cudaMalloc (workspace)");
+    if (workspaceBytes)
+      if (cudaError_t e = cudaMalloc(&workspace, workspaceBytes))
+        return failCuda("cudaMalloc (workspace)", e);
     cudaEvent_t start, stop;
     cudaEventCreate(&start);
     cudaEventCreate(&stop);

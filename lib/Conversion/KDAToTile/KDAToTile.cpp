@@ -167,6 +167,16 @@ struct ConvertKDAToTilePass
     auto allocate = [&](Value result) -> Value {
       if (Value out = outputs.lookup(result))
         return out;
+      // inter_solve's Aqk_out overwrites its Aqk input in place when that is
+      // a workspace (as fla does): the kernel copies Aqk's diagonal blocks
+      // onto themselves and writes the off-diagonal blocks, which it never
+      // reads, so the forward needs one Aqk buffer instead of two.
+      if (auto solve = dyn_cast<InterSolveOp>(result.getDefiningOp()))
+        if (result == solve.getAqkOut() && solve.getAqk().hasOneUse())
+          if (Value aqk = buffers.lookup(solve.getAqk());
+              aqk && aqk.getDefiningOp<memref::AllocOp>() &&
+              aqk.getType() == toMemRef(result.getType()))
+            return aqk;
       // Workspace: dynamic sizes come from the like-shaped first operand,
       // except the chunk count of h and the sequence count of states.
       auto memType = toMemRef(result.getType());

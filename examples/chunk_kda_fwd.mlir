@@ -1,0 +1,22 @@
+// The whole KDA forward, as a user calls it: fla's chunk_kda with its
+// default flags (a precomputed fp32 log gate, q and k normalized by the
+// caller, beta in (0, 1)), an fp32 initial state and the final state, at the
+// benchmark shape H = HV = 96, K = V = 128, bf16, one batch entry of any
+// length T. `scale` defaults to K^-0.5.
+//
+//   kda-translate examples/chunk_kda_fwd.mlir --kda-to-bundle -o fwd.kdab
+//   kda-run fwd.kdab --batch 1 --seq-len 8192 --heads 96 --value-heads 96
+//
+// convert-chunk-fwd-to-stages writes it as the chain of stage ops
+// (gate_cumsum, intra_diag, inter_solve, wy_recompute, state_scan, output);
+// the bundle launches their kernels in that order.
+func.func @chunk_kda_fwd(%q: tensor<1x?x96x128xbf16>, %k: tensor<1x?x96x128xbf16>,
+                         %v: tensor<1x?x96x128xbf16>, %g: tensor<1x?x96x128xf32>,
+                         %beta: tensor<1x?x96xf32>, %h0: tensor<1x96x128x128xf32>)
+    -> (tensor<1x?x96x128xbf16>, tensor<1x96x128x128xf32>) {
+  %o, %ht = kda.chunk_fwd %q, %k, %v, %g, %beta initial_state %h0
+      : (tensor<1x?x96x128xbf16>, tensor<1x?x96x128xbf16>, tensor<1x?x96x128xbf16>,
+         tensor<1x?x96x128xf32>, tensor<1x?x96xf32>, tensor<1x96x128x128xf32>)
+      -> (tensor<1x?x96x128xbf16>, tensor<1x96x128x128xf32>)
+  return %o, %ht : tensor<1x?x96x128xbf16>, tensor<1x96x128x128xf32>
+}

@@ -1,0 +1,14 @@
+// REQUIRES: ptxas
+// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx -o %t.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
+
+// The whole forward at the benchmark shape (B=1, H=HV=96, K=V=128, bf16):
+// the six kernels of its launch plan assemble for sm_90. Only the exact
+// diagonal-block kernel spills (16 bytes).
+
+// CHECK-DAG: Compiling entry function 'chunk_kda_fwd_gate_cumsum_0' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'chunk_kda_fwd_intra_diag_1' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'chunk_kda_fwd_inter_solve_2' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'chunk_kda_fwd_wy_recompute_3' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'chunk_kda_fwd_state_scan_4' for 'sm_90'
+// CHECK-DAG: Compiling entry function 'chunk_kda_fwd_output_5' for 'sm_90'
