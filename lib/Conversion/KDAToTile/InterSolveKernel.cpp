@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StageLowering.h"
+#include "TileValueBuilder.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -59,96 +60,8 @@ tile::Precision toTilePrecision(SolvePrecision precision) {
   llvm_unreachable("unknown solve precision");
 }
 
-/// Builds the tile values of the kernel.
-struct InterSolveBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Type f32() { return b.getF32Type(); }
-  RankedTensorType tileOf(ArrayRef<int64_t> shape, Type element) {
-    return RankedTensorType::get(shape, element);
-  }
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-
-  /// A float tile of `type` holding the constant `v`.
-  Value splat(RankedTensorType type, double v) {
-    Value scalar = arith::ConstantOp::create(
-        b, loc, b.getFloatAttr(type.getElementType(), v));
-    return tile::SplatOp::create(b, loc, type, scalar);
-  }
-  Value zeros(ArrayRef<int64_t> shape) {
-    return splat(tileOf(shape, f32()), 0.0);
-  }
-
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
-  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
-  Value select(Value mask, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, mask, x, y);
-  }
-
-  /// acc + x * y at `precision`.
-  Value dot(Value x, Value y, Value acc, tile::Precision precision) {
-    return tile::DotOp::create(b, loc, acc.getType(), x, y, acc, precision);
-  }
-  /// x * y at `precision`, from a zero accumulator.
-  Value dot(Value x, Value y, tile::Precision precision) {
-    auto xType = cast<RankedTensorType>(x.getType());
-    auto yType = cast<RankedTensorType>(y.getType());
-    return dot(x, y, zeros({xType.getDimSize(0), yType.getDimSize(1)}),
-               precision);
-  }
-  Value trans(Value x) {
-    auto type = cast<RankedTensorType>(x.getType());
-    return tile::TransOp::create(
-        b, loc,
-        tileOf({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
-        x, nullptr);
-  }
-  /// Repeats the 1-D tile `v` along the new dimension `dim` of a 2-D tile of
-  /// `shape`: dim 0 gives r[i, j] = v[j] (a row per i), dim 1 r[i, j] = v[i].
-  Value broadcast(Value v, int64_t dim, ArrayRef<int64_t> shape) {
-    auto type = cast<RankedTensorType>(v.getType());
-    return tile::BroadcastOp::create(b, loc,
-                                     tileOf(shape, type.getElementType()), v,
-                                     b.getDenseI64ArrayAttr({dim}));
-  }
-
-  /// Extends a float tile to f32 (no-op for f32).
-  Value toF32(Value x) {
-    auto type = cast<RankedTensorType>(x.getType());
-    if (type.getElementType().isF32())
-      return x;
-    return arith::ExtFOp::create(b, loc, tileOf(type.getShape(), f32()), x);
-  }
-  /// Truncates an f32 tile to `element` (no-op for f32).
-  Value toElement(Value x, Type element) {
-    auto type = cast<RankedTensorType>(x.getType());
-    if (element.isF32())
-      return x;
-    return arith::TruncFOp::create(b, loc, tileOf(type.getShape(), element), x);
-  }
-
-  /// i1 tile of `shape`: true where the index along `dim` is < `bound`
-  /// (`pred` slt) or == `bound` (`pred` eq), for an index scalar `bound`.
-  Value indexMask(ArrayRef<int64_t> shape, int64_t dim, Value bound,
-                  arith::CmpIPredicate pred) {
-    Type i32 = b.getI32Type();
-    Value iota = tile::IotaOp::create(b, loc, tileOf(shape, i32), dim);
-    Value scalar = arith::IndexCastOp::create(b, loc, i32, bound);
-    Value limit = tile::SplatOp::create(b, loc, tileOf(shape, i32), scalar);
-    return arith::CmpIOp::create(b, loc, pred, iota, limit);
-  }
-  /// i1 tile of shape [n, n], true on the diagonal.
-  Value identityMask(int64_t n) {
-    Type i32 = b.getI32Type();
-    Value rows = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 0);
-    Value cols = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 1);
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rows, cols);
-  }
-};
+/// The kernel builds its tile values with the shared helpers.
+using InterSolveBuilder = TileValueBuilder;
 
 /// Everything the kernel body needs: arguments, program coordinates and
 /// problem constants.
@@ -489,17 +402,9 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
   Value cu = cuBuf ? arg(8) : Value();
 
   // One flat grid axis: program = bh * NT + chunk.
-  Value numChunks = countChunks(b, loc, arg(2), cu, bt);
-  Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
-  Value pidT = arith::RemUIOp::create(b, loc, pid, numChunks);
-  Value pidBH = arith::DivUIOp::create(b, loc, pid, numChunks);
-  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
-  Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
-  Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
-  // Grouped value heads: value head hv reads q/k head hv / (HV / H).
-  Value qkHead = arith::DivUIOp::create(
-      b, loc, head, arith::ConstantIndexOp::create(b, loc, hv / h));
-  ChunkRows rows = locateChunk(b, loc, pidT, arg(2), cu, bt);
+  ChunkProgram program = locateChunkProgram(b, loc, arg(2), cu, bt, hv, h);
+  Value batch = program.batch, head = program.head, qkHead = program.qkHead;
+  ChunkRows rows = program.rows;
 
   auto ifOp = scf::IfOp::create(b, loc, rows.valid, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());

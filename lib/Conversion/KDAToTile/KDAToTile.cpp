@@ -81,6 +81,23 @@ ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
   return result;
 }
 
+ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
+                                     Value rowsLike, Value cuSeqlens,
+                                     int64_t bt, int64_t hv, int64_t h) {
+  Value numChunks = countChunks(b, loc, rowsLike, cuSeqlens, bt);
+  Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
+  Value chunk = arith::RemUIOp::create(b, loc, pid, numChunks);
+  Value bh = arith::DivUIOp::create(b, loc, pid, numChunks);
+  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  ChunkProgram program;
+  program.batch = arith::DivUIOp::create(b, loc, bh, cHV);
+  program.head = arith::RemUIOp::create(b, loc, bh, cHV);
+  program.qkHead = arith::DivUIOp::create(
+      b, loc, program.head, arith::ConstantIndexOp::create(b, loc, hv / h));
+  program.rows = locateChunk(b, loc, chunk, rowsLike, cuSeqlens, bt);
+  return program;
+}
+
 namespace {
 
 /// The memref type holding a tensor of `type` (identity layout).

@@ -104,6 +104,24 @@ struct ChunkRows {
 ChunkRows locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
                       Value rows, Value cuSeqlens, int64_t bt);
 
+/// The work item of a chunk-parallel program: the flat program id is
+/// `(batch * HV + value head) * NT + chunk`.
+struct ChunkProgram {
+  Value batch;
+  /// The value head.
+  Value head;
+  /// The q/k head it reads: head / (HV / H) (grouped value heads).
+  Value qkHead;
+  /// The chunk's rows along dimension 1 of `rowsLike`.
+  ChunkRows rows;
+};
+
+/// Decomposes the program id of a kernel launched on
+/// B * HV * countChunks(rowsLike, cuSeqlens, bt) programs along x.
+ChunkProgram locateChunkProgram(OpBuilder &b, Location loc, Value rowsLike,
+                                Value cuSeqlens, int64_t bt, int64_t hv,
+                                int64_t h);
+
 } // namespace mlir::kda
 
 #endif // KDA_LIB_CONVERSION_KDATOTILE_STAGELOWERING_H

@@ -1,8 +1,7 @@
 //===- TileValueBuilder.h - tile-value helpers of stage kernels -*- C++ -*-===//
 //
 // Small helpers that build tile values (splats, elementwise math, dots,
-// casts, broadcasts, masks) for the kernels of the WY-recompute and output
-// stages.
+// casts, broadcasts, masks, loads and stores) for the stage kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,14 +41,35 @@ struct TileValueBuilder {
   Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
   Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value select(Value mask, Value x, Value y) {
     return arith::SelectOp::create(b, loc, mask, x, y);
+  }
+  /// x where `mask`, else 0 (f32 tiles).
+  Value keep(Value mask, Value x) {
+    auto type = cast<RankedTensorType>(x.getType());
+    return select(mask, x, zeros(type.getShape()));
   }
 
   /// acc + x * y at `precision` (f32 accumulator).
   Value dot(Value x, Value y, Value acc, tile::Precision precision) {
     return tile::DotOp::create(b, loc, acc.getType(), x, y, acc, precision);
+  }
+  /// x * y at `precision`, from a zero accumulator.
+  Value dot(Value x, Value y, tile::Precision precision) {
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto yType = cast<RankedTensorType>(y.getType());
+    return dot(x, y, zeros({xType.getDimSize(0), yType.getDimSize(1)}),
+               precision);
+  }
+  /// The f32 sum of the 2-D tile `x` along `dim`.
+  Value sum(Value x, int64_t dim) {
+    auto type = cast<RankedTensorType>(x.getType());
+    return tile::ReduceOp::create(b, loc,
+                                  tileOf({type.getDimSize(1 - dim)}, f32()), x,
+                                  tile::CombineKind::add, dim);
   }
   /// The transpose of the 2-D tile `x`.
   Value trans(Value x) {
@@ -86,6 +106,30 @@ struct TileValueBuilder {
   /// rounding point of fla's kernels (no-op for f32).
   Value roundTo(Value x, Type element) {
     return toF32(toElement(x, element));
+  }
+
+  /// i1 tile of `shape`: true where the index along `dim` is < `bound`
+  /// (`pred` slt) or == `bound` (`pred` eq), for an index scalar `bound`.
+  Value indexMask(ArrayRef<int64_t> shape, int64_t dim, Value bound,
+                  arith::CmpIPredicate pred) {
+    Type i32 = b.getI32Type();
+    Value iota = tile::IotaOp::create(b, loc, tileOf(shape, i32), dim);
+    Value scalar = arith::IndexCastOp::create(b, loc, i32, bound);
+    Value limit = tile::SplatOp::create(b, loc, tileOf(shape, i32), scalar);
+    return arith::CmpIOp::create(b, loc, pred, iota, limit);
+  }
+  /// i1 tile of shape [n, n]: tril with the given diagonal offset (0 keeps
+  /// i >= j, -1 keeps i > j).
+  Value lowerMask(int64_t n, int64_t diagonal) {
+    return tile::TriMaskOp::create(b, loc, tileOf({n, n}, b.getI1Type()),
+                                   /*upper=*/false, diagonal);
+  }
+  /// i1 tile of shape [n, n], true on the diagonal.
+  Value identityMask(int64_t n) {
+    Type i32 = b.getI32Type();
+    Value rows = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 0);
+    Value cols = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 1);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rows, cols);
   }
 
   /// The tile of `type` at `indices` of `source`, tile dimension j along

@@ -199,17 +199,9 @@ LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
   Value cu = cuBuf ? arg(8) : Value();
 
   // One flat grid axis: program = bh * NT + chunk.
-  Value numChunks = countChunks(b, loc, arg(2), cu, bt);
-  Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
-  Value pidT = arith::RemUIOp::create(b, loc, pid, numChunks);
-  Value pidBH = arith::DivUIOp::create(b, loc, pid, numChunks);
-  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
-  Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
-  Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
-  // Grouped value heads: value head hv reads k head hv / (HV / H).
-  Value qkHead = arith::DivUIOp::create(
-      b, loc, head, arith::ConstantIndexOp::create(b, loc, hv / h));
-  ChunkRows rows = locateChunk(b, loc, pidT, arg(2), cu, bt);
+  ChunkProgram program = locateChunkProgram(b, loc, arg(2), cu, bt, hv, h);
+  Value batch = program.batch, head = program.head, qkHead = program.qkHead;
+  ChunkRows rows = program.rows;
 
   auto ifOp = scf::IfOp::create(b, loc, rows.valid, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
