@@ -179,15 +179,7 @@ bool GateCumsumRunner::configure(const Options &options, const rt::Manifest &m,
                                          : std::string()) +
       " dtype=" + rt::dtypeName(g.dtype) +
       (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText);
-  if (opt.maskP != 0.0) {
-    std::snprintf(number, sizeof number, "%g", opt.maskP);
-    description += std::string(" mask_p=") + number;
-  }
-  if (opt.gateNorm != 1.0) {
-    std::snprintf(number, sizeof number, "%g", opt.gateNorm);
-    description += std::string(" gate_norm=") + number;
-  }
-  description += " seed=" + std::to_string(opt.seed);
+  description += inputOptionsText(opt);
   return true;
 }
 

@@ -2,6 +2,8 @@
 
 #include "Setup.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -131,6 +133,20 @@ bool checkSizes(const rt::Manifest &manifest,
     return false;
   }
   return true;
+}
+
+std::string inputOptionsText(const Options &options) {
+  std::string text;
+  char number[32];
+  if (options.maskP != 0.0) {
+    std::snprintf(number, sizeof number, "%g", options.maskP);
+    text += std::string(" mask_p=") + number;
+  }
+  if (options.gateNorm != 1.0) {
+    std::snprintf(number, sizeof number, "%g", options.gateNorm);
+    text += std::string(" gate_norm=") + number;
+  }
+  return text + " seed=" + std::to_string(options.seed);
 }
 
 } // namespace kda::run

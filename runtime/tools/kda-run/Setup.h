@@ -50,6 +50,10 @@ bool checkSizes(const rt::Manifest &manifest,
                 const std::vector<std::vector<int64_t>> &shapes, bool cpu,
                 std::string &error);
 
+/// " mask_p=P gate_norm=X seed=S" for the header line of a runner (mask_p
+/// and gate_norm only when they differ from their defaults).
+std::string inputOptionsText(const Options &options);
+
 } // namespace kda::run
 
 #endif // KDA_RUN_SETUP_H

@@ -229,7 +229,6 @@ bool StateScanRunner::configure(const Options &options, const rt::Manifest &m,
     }
   pairs = selectPairs(seqs, HV, opt.checkHeads, opt.seed);
 
-  char number[32];
   description =
       "B=" + std::to_string(B) + " T=" + std::to_string(T) +
       " H=" + std::to_string(H) + " HV=" + std::to_string(HV) +
@@ -239,15 +238,7 @@ bool StateScanRunner::configure(const Options &options, const rt::Manifest &m,
       " initial_state=" + (has(H0) ? "1" : "0") +
       " final_state=" + (has(Ht) ? "1" : "0") +
       (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText);
-  if (opt.maskP != 0.0) {
-    std::snprintf(number, sizeof number, "%g", opt.maskP);
-    description += std::string(" mask_p=") + number;
-  }
-  if (opt.gateNorm != 1.0) {
-    std::snprintf(number, sizeof number, "%g", opt.gateNorm);
-    description += std::string(" gate_norm=") + number;
-  }
-  description += " seed=" + std::to_string(opt.seed);
+  description += inputOptionsText(opt);
   return true;
 }
 
