@@ -2,7 +2,10 @@
 # Compiles the bundles that bench/gate_cumsum_vs_fla.py and
 # bench/inter_solve_vs_fla.py time, at B=1, H=HV=96, K=128: the gate stage
 # with a precomputed fp32 gate and with the fused lower-bound gate on bf16,
-# and the seed kernel (inter_solve, bf16) with safe_gate off and on.
+# and the seed kernel (inter_solve, bf16) with safe_gate off and on; and the
+# whole forward (kda.chunk_fwd, bf16, K=V=128) at the shapes of the anchors
+# table, with fla's default flags and with FlashKDA's flags, which
+# bench/chunk_fwd_vs_fla.py times.
 #   scripts/make-bench-bundles.sh [BUILD_DIR] [OUT_DIR]
 set -euo pipefail
 build="${1:-build}"
@@ -40,4 +43,48 @@ done
 for name in gate_precomputed gate_lower_bound inter_solve inter_solve_safe; do
   "$build/bin/kda-translate" "$out/$name.mlir" --kda-to-bundle -o "$out/$name.kdab"
 done
-echo "wrote the gate and inter_solve bundles to $out"
+
+# fwd_program NAME H HV FLAGS VARLEN: the whole forward at K = V = 128 with
+# an fp32 initial and final state. FLAGS is `default` (precomputed fp32 log
+# gate, q/k normalized and beta activated by the caller) or `flashkda` (gate,
+# l2norm and beta sigmoid in the kernel, safe_gate, lower_bound -5, state
+# layout vk).
+fwd_program() {
+  local name=$1 h=$2 hv=$3 flags=$4 varlen=$5
+  local b='?' n='?' gdt=f32 attrs=''
+  [ "$varlen" = 1 ] && b=1
+  local qk="tensor<${b}x?x${h}x128xbf16>" v="tensor<${b}x?x${hv}x128xbf16>"
+  local g="tensor<${b}x?x${hv}x128x${gdt}>" beta="tensor<${b}x?x${hv}xbf16>"
+  local state="tensor<${n}x${hv}x128x128xf32>"
+  local args="%q: $qk, %k: $qk, %v: $v" operands="%q, %k, %v, %g, %beta" types="$qk, $qk, $v"
+  if [ "$flags" = flashkda ]; then
+    g="tensor<${b}x?x${hv}x128xbf16>"
+    args="$args, %g: $g, %beta: $beta, %A: tensor<${hv}xf32>, %dt: tensor<${hv}x128xf32>"
+    operands="$operands a_log %A dt_bias %dt"
+    types="$types, $g, $beta, tensor<${hv}xf32>, tensor<${hv}x128xf32>"
+    attrs='{use_qk_l2norm, use_beta_sigmoid, safe_gate, gate_mode = #kda<gate_mode lower_bound>, lower_bound = -5.0 : f32, state_layout = #kda<state_layout vk>}'
+  else
+    args="$args, %g: $g, %beta: $beta"
+    types="$types, $g, $beta"
+  fi
+  args="$args, %h0: $state"; operands="$operands initial_state %h0"; types="$types, $state"
+  if [ "$varlen" = 1 ]; then
+    args="$args, %cu: tensor<?xi64>"; operands="$operands cu_seqlens %cu"; types="$types, tensor<?xi64>"
+  fi
+  cat > "$out/$name.mlir" <<MLIR
+func.func @$name($args) -> ($v, $state) {
+  %o, %ht = kda.chunk_fwd $operands $attrs : ($types) -> ($v, $state)
+  return %o, %ht : $v, $state
+}
+MLIR
+  "$build/bin/kda-translate" "$out/$name.mlir" --kda-to-bundle --no-cpu -o "$out/$name.kdab"
+}
+for hh in 96,96 64,64 32,32 16,32; do
+  h=${hh%,*}; hv=${hh#*,}
+  fwd_program "fwd_default_h${h}_hv${hv}" "$h" "$hv" default 0
+done
+for h in 96 64 32; do
+  fwd_program "fwd_flashkda_h${h}" "$h" "$h" flashkda 0
+done
+fwd_program fwd_flashkda_h96_varlen 96 96 flashkda 1
+echo "wrote the gate, inter_solve and whole-forward bundles to $out"

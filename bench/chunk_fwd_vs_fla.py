@@ -1,0 +1,143 @@
+"""Side-by-side benchmark of the whole KDA forward on one GPU: our bundles
+(kda.chunk_fwd, run with kda-run --bench) against fla's chunk_kda and, with
+FlashKDA's flags, FlashKDA's flash_kda.fwd, on identical inputs in the same
+run, at the shapes of the anchors table (K = V = 128, bf16, fp32 initial and
+final state).
+
+  python3 bench/chunk_fwd_vs_fla.py KDA_RUN BUNDLE_DIR OUT_DIR
+
+BUNDLE_DIR holds the fwd_*.kdab bundles of scripts/make-bench-bundles.sh.
+fla's package is read from .anchors/fla and FlashKDA from .anchors/flashkda
+(see ../shared/bench/README.md); FlashKDA is skipped when it is not built.
+kda-run also checks our o and final state against the float64 per-token
+recurrence on 4 (sequence, head) pairs. Prints one line per case and writes
+OUT_DIR/chunk_fwd_vs_fla.json.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.getcwd(), '.anchors'))
+sys.path.insert(0, os.path.join(os.getcwd(), '.anchors', 'flashkda'))
+os.environ.setdefault('FLA_FLASH_KDA', '0')
+import numpy as np
+import torch
+import torch.nn.functional as F
+from triton.testing import do_bench
+
+from fla.ops.kda import chunk_kda
+try:
+    import flash_kda
+except ImportError:
+    flash_kda = None
+
+kda_run, bundle_dir, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+dev = 'cuda'
+D = 128
+CASES = [
+    # (bundle, flags, B, T, H, HV, sequence lengths or None)
+    ('fwd_default_h96_hv96', 'default', 1, 8192, 96, 96, None),
+    ('fwd_flashkda_h96', 'flashkda', 1, 8192, 96, 96, None),
+    ('fwd_default_h64_hv64', 'default', 1, 8192, 64, 64, None),
+    ('fwd_flashkda_h64', 'flashkda', 1, 8192, 64, 64, None),
+    ('fwd_flashkda_h96_varlen', 'flashkda', 1, 8192, 96, 96, [1300, 547, 2048, 963, 271, 3063]),
+    ('fwd_flashkda_h96_varlen', 'flashkda', 1, 8192, 96, 96, [1024] * 8),
+    ('fwd_default_h32_hv32', 'default', 1, 32768, 32, 32, None),
+    ('fwd_flashkda_h32', 'flashkda', 1, 32768, 32, 32, None),
+    ('fwd_default_h16_hv32', 'default', 8, 4096, 16, 32, None),
+]
+
+
+def inputs(flags, B, T, H, HV, N, seed=0):
+    gen = torch.Generator(device=dev).manual_seed(seed)
+    rand = lambda *s, dtype=torch.bfloat16: torch.randn(*s, device=dev, dtype=torch.float32,
+                                                        generator=gen).to(dtype)
+    t = dict(q=rand(B, T, H, D), k=rand(B, T, H, D), v=rand(B, T, HV, D))
+    if flags == 'flashkda':
+        t.update(g=rand(B, T, HV, D), beta=rand(B, T, HV),
+                 a_log=rand(HV, dtype=torch.float32), dt_bias=rand(HV, D, dtype=torch.float32),
+                 initial_state=rand(N, HV, D, D, dtype=torch.float32))
+    else:
+        t['q'] = F.normalize(t['q'].float(), dim=-1).bfloat16()
+        t['k'] = F.normalize(t['k'].float(), dim=-1).bfloat16()
+        t.update(g=F.logsigmoid(rand(B, T, HV, D, dtype=torch.float32)),
+                 beta=rand(B, T, HV).float().sigmoid().bfloat16(),
+                 initial_state=rand(N, HV, D, D, dtype=torch.float32))
+    return t
+
+
+def fla_call(flags, t, cu):
+    kw = dict(scale=D ** -0.5, initial_state=t['initial_state'], output_final_state=True)
+    if cu is not None:
+        kw['cu_seqlens'] = cu
+    if flags == 'flashkda':
+        kw.update(use_gate_in_kernel=True, use_qk_l2norm_in_kernel=True,
+                  use_beta_sigmoid_in_kernel=True, safe_gate=True, lower_bound=-5.0,
+                  A_log=t['a_log'], dt_bias=t['dt_bias'].reshape(-1), state_v_first=True)
+    return lambda: chunk_kda(t['q'], t['k'], t['v'], t['g'], t['beta'], **kw)
+
+
+def ours(bundle, t, B, T, H, HV, cu_text):
+    base = os.path.join(out_dir, os.path.basename(bundle))
+    in_dir, res_dir = base + '.in', base + '.out'
+    os.makedirs(in_dir, exist_ok=True)
+    os.makedirs(res_dir, exist_ok=True)
+    for name, x in t.items():
+        np.save(os.path.join(in_dir, name + '.npy'), x.float().cpu().numpy())
+    cmd = [kda_run, bundle, '--batch', str(B), '--seq-len', str(T), '--heads', str(H),
+           '--value-heads', str(HV), '--inputs', in_dir, '--outputs', res_dir, '--bench',
+           '--check-heads', '4']
+    if cu_text:
+        cmd += ['--cu-seqlens', cu_text]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    print(out.stdout, out.stderr, end='')
+    m = re.search(r'bench: median ([0-9.]+) ms', out.stdout)
+    o = None
+    if out.returncode == 0:
+        o = torch.from_numpy(np.load(os.path.join(res_dir, 'o.npy'))).to(dev)
+    return (float(m.group(1)) if m else float('nan')), o, out.returncode == 0
+
+
+rows = []
+for bundle, flags, B, T, H, HV, seqs in CASES:
+    N = len(seqs) if seqs else B
+    t = inputs(flags, B, T, H, HV, N)
+    cu, cu_text = None, ''
+    if seqs:
+        offsets = [0] + np.cumsum(seqs).tolist()
+        cu = torch.tensor(offsets, dtype=torch.long, device=dev)
+        cu_text = ','.join(str(x) for x in offsets)
+    row = dict(bundle=bundle, flags=flags, B=B, T=T, H=H, HV=HV, seqs=seqs)
+    with torch.inference_mode():
+        f = fla_call(flags, t, cu)
+        o_fla, _ = f()
+        torch.cuda.synchronize()
+        row['fla_ms'] = do_bench(f, warmup=100, rep=500, return_mode='median')
+        if flashkda_ok := (flags == 'flashkda' and flash_kda is not None and H == HV):
+            out = torch.empty_like(t['v'])
+            h_t = torch.zeros_like(t['initial_state'])
+            extra = {'cu_seqlens': cu} if cu is not None else {}
+            fk = lambda: flash_kda.fwd(t['q'], t['k'], t['v'], t['g'], t['beta'], D ** -0.5, out,
+                                       t['a_log'], t['dt_bias'], -5.0,
+                                       initial_state=t['initial_state'], final_state=h_t, **extra)
+            fk()
+            torch.cuda.synchronize()
+            row['flashkda_ms'] = do_bench(fk, warmup=100, rep=500, return_mode='median')
+    ms, o, ok = ours(os.path.join(bundle_dir, bundle + '.kdab'), t, B, T, H, HV, cu_text)
+    row.update(ours_ms=ms, ours_over_fla=ms / row['fla_ms'], check_passed=ok)
+    if o is not None:
+        row['rms_ratio_o_vs_fla'] = ((o.float() - o_fla.float()).pow(2).mean().sqrt() /
+                                     o_fla.float().pow(2).mean().sqrt()).item()
+    rows.append(row)
+    print(json.dumps(row), flush=True)
+
+with open(os.path.join(out_dir, 'chunk_fwd_vs_fla.json'), 'w') as fh:
+    json.dump(rows, fh, indent=1)
+print('SUMMARY')
+for r in rows:
+    fk = f", FlashKDA {r['flashkda_ms']:.3f} ms" if 'flashkda_ms' in r else ''
+    print(f"{r['bundle']} B={r['B']} T={r['T']} H={r['H']} HV={r['HV']} seqs={r['seqs']}: "
+          f"ours {r['ours_ms']:.3f} ms, fla {r['fla_ms']:.3f} ms{fk}, ours/fla "
+          f"{r['ours_over_fla']:.2f}, check {'PASS' if r['check_passed'] else 'FAIL'}")
