@@ -4,7 +4,7 @@
 // test_chunk_state_v_first, test_chunk_use_beta_sigmoid_in_kernel and
 // FlashKDA grids (kda-algorithm.md section 3) with T shortened for the CPU:
 // T = 1, 63, 65, 96, 129, 130, 160, 200, 300, 500 and 1000; K = V = 60, 64,
-// 100, 128 and K != V; grouped value heads; chunk 32 and 64; f16, bf16 and
+// 100, 128, 256 and K != V; grouped value heads; chunk 32 and 64; f16, bf16 and
 // f32; precomputed gates (gate_norm 0.1, masked to -1000), softplus and
 // lower-bound gates in the kernel; safe_gate; l2norm and beta sigmoid in the
 // kernel, allow_neg_eigval; kv and vk states with initial and final state;
@@ -41,6 +41,8 @@
 // RUN: kda-run %t/b_sigmoid_neg.kdab --cpu --batch 2 --seq-len 96 --heads 2 --value-heads 2 | FileCheck %s
 // RUN: kda-run %t/flashkda_flags.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,256,500,1000 --check-heads 6 | FileCheck %s
 // RUN: kda-run %t/kv_ne_f32.kdab --cpu --batch 1 --seq-len 129 --heads 1 --value-heads 2 | FileCheck %s
+// RUN: kda-translate %t/v_k256_f16_safe.mlir --kda-to-bundle --no-cubin -o %t/v_k256_f16_safe.kdab
+// RUN: kda-run %t/v_k256_f16_safe.kdab --cpu --batch 1 --seq-len 700 --heads 2 --value-heads 2 --cu-seqlens 0,100,300,700 | FileCheck %s
 // RUN: not kda-run %t/t1_f16_safe.kdab --cpu --batch 1 --seq-len 63 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=BAD
 
 // CHECK: (program=chunk_fwd) on the CPU build
@@ -163,4 +165,12 @@ func.func @kv_ne_f32(%q: tensor<?x?x1x64xf32>, %k: tensor<?x?x1x64xf32>, %v: ten
       : (tensor<?x?x1x64xf32>, tensor<?x?x1x64xf32>, tensor<?x?x2x100xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2xf32>, tensor<?x2x64x100xf32>)
       -> (tensor<?x?x2x100xf32>, tensor<?x2x64x100xf32>)
   return %o, %ht : tensor<?x?x2x100xf32>, tensor<?x2x64x100xf32>
+}
+//--- v_k256_f16_safe.mlir
+func.func @v_k256_f16_safe(%q: tensor<1x?x2x256xf16>, %k: tensor<1x?x2x256xf16>, %v: tensor<1x?x2x256xf16>, %g: tensor<1x?x2x256xf32>, %beta: tensor<1x?x2xf32>, %h0: tensor<?x2x256x256xf32>, %cu: tensor<?xi64>)
+    -> (tensor<1x?x2x256xf16>, tensor<?x2x256x256xf32>) {
+  %o, %ht = kda.chunk_fwd %q, %k, %v, %g, %beta initial_state %h0 cu_seqlens %cu {safe_gate}
+      : (tensor<1x?x2x256xf16>, tensor<1x?x2x256xf16>, tensor<1x?x2x256xf16>, tensor<1x?x2x256xf32>, tensor<1x?x2xf32>, tensor<?x2x256x256xf32>, tensor<?xi64>)
+      -> (tensor<1x?x2x256xf16>, tensor<?x2x256x256xf32>)
+  return %o, %ht : tensor<1x?x2x256xf16>, tensor<?x2x256x256xf32>
 }
