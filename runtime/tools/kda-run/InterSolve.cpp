@@ -63,32 +63,6 @@ double threshold(rt::DType io, double computed) {
   return std::max(rounding, computed);
 }
 
-/// Whether `t` is one of the float dtypes.
-bool isFloat(rt::DType t) {
-  return t == rt::DType::F32 || t == rt::DType::F16 || t == rt::DType::BF16;
-}
-
-/// Fills `t`, rows of `width` elements, with the values of `draws`, each
-/// row divided by its L2 norm (kda::ref::l2normRows), in parallel pieces.
-void drawNormalizedRows(const RandomSegment &draws, int64_t width,
-                        HostTensor &t) {
-  constexpr int64_t kRowsPerPiece = 1024;
-  const int64_t rows = t.size() / width;
-  const size_t pieces =
-      static_cast<size_t>((rows + kRowsPerPiece - 1) / kRowsPerPiece);
-  parallelFor(pieces, [&](size_t piece) {
-    const int64_t r0 = static_cast<int64_t>(piece) * kRowsPerPiece;
-    const int64_t first = r0 * width,
-                  last = std::min(rows, r0 + kRowsPerPiece) * width;
-    std::vector<double> x(static_cast<size_t>(last - first));
-    draws.drawRange(first, last,
-                    [&](int64_t i, double v) { x[i - first] = v; });
-    std::vector<double> normalized = ref::l2normRows(x, width);
-    for (int64_t i = first; i < last; ++i)
-      t.set(i, normalized[i - first]);
-  });
-}
-
 /// The arguments of a kda.inter_solve bundle, by manifest name.
 enum Arg { Q, Kk, Gc, Beta, Aqk, Akkd, AqkOut, MOut, NumArgs };
 constexpr const char *kArgNames[NumArgs] = {"q",   "k",    "G",       "beta",
@@ -145,53 +119,22 @@ private:
 bool InterSolveRunner::configure(const Options &options, const rt::Manifest &m,
                                  std::string &error) {
   opt = options;
-  for (int a = 0; a < NumArgs; ++a) {
-    arg[a] = m.argIndex(kArgNames[a]);
-    rt::ArgRole role = a < AqkOut ? rt::ArgRole::Input : rt::ArgRole::Output;
-    if (arg[a] < 0 && a < AqkOut) {
-      error =
-          std::string("the bundle (program=inter_solve) has no argument '") +
-          kArgNames[a] + "'";
-      return false;
-    }
-    if (arg[a] >= 0 && m.args[arg[a]].role != role) {
-      error = std::string("the bundle's '") + kArgNames[a] + "' must be an " +
-              (role == rt::ArgRole::Input ? "input" : "output");
-      return false;
-    }
-  }
-  if (!has(AqkOut) && !has(MOut)) {
-    error = "the bundle (program=inter_solve) has neither 'Aqk_out' nor 'M'";
+  // Roles, ranks and dtypes: every input, at least one output.
+  static const std::vector<StageArg> kRules = {
+      {"q", false, 4, "float"},
+      {"k", false, 4, "q"},
+      {"G", false, 4, "f32"},
+      {"beta", false, 3, "float"},
+      {"Aqk", false, 4, "q"},
+      {"Akkd", false, 4, "f32"},
+      {"Aqk_out", true, 4, "q"},
+      {"M", true, 4, "q"}};
+  std::vector<int> index;
+  if (!bindArguments(m, "inter_solve", kRules, index, error))
     return false;
-  }
-
-  // Ranks and dtypes.
+  std::copy(index.begin(), index.end(), arg);
   const rt::ArgSpec &q = m.args[arg[Q]];
   io = q.dtype;
-  for (int a = 0; a < NumArgs; ++a) {
-    if (!has(static_cast<Arg>(a)))
-      continue;
-    const rt::ArgSpec &spec = m.args[arg[a]];
-    const int rank = a == Beta ? 3 : 4;
-    if (spec.rank() != rank) {
-      error = std::string("the bundle's '") + kArgNames[a] +
-              "' must have rank " + std::to_string(rank) + ", it is " +
-              spec.dimsText;
-      return false;
-    }
-    bool f32 = a == Gc || a == Akkd;
-    bool ok = f32         ? spec.dtype == rt::DType::F32
-              : a == Beta ? isFloat(spec.dtype)
-                          : isFloat(io) && spec.dtype == io;
-    if (!ok) {
-      error = std::string("the bundle's '") + kArgNames[a] + "' is " +
-              rt::dtypeName(spec.dtype) + "; expected " +
-              (f32         ? "f32"
-               : a == Beta ? "f32, f16 or bf16"
-                           : std::string("q's dtype (f32, f16 or bf16)"));
-      return false;
-    }
-  }
   if (!opt.dtype.empty() && opt.dtype != rt::dtypeName(io)) {
     error = "--dtype " + opt.dtype +
             " does not match the bundle's input "

@@ -2,8 +2,10 @@
 
 #include "RandomStream.h"
 
+#include "HostTensor.h"
 #include "Parallel.h"
 
+#include "kda/Reference/Preprocess.h"
 #include "kda/Reference/Random.h"
 
 #include <algorithm>
@@ -77,5 +79,25 @@ void RandomSegment::draw(
     drawRange(begin, std::min(count, begin + kPiece), put);
   });
 }
+
+void drawNormalizedRows(const RandomSegment &draws, int64_t width,
+                        HostTensor &t) {
+  constexpr int64_t kRowsPerPiece = 1024;
+  const int64_t rows = t.size() / width;
+  const size_t pieces =
+      static_cast<size_t>((rows + kRowsPerPiece - 1) / kRowsPerPiece);
+  parallelFor(pieces, [&](size_t piece) {
+    const int64_t r0 = static_cast<int64_t>(piece) * kRowsPerPiece;
+    const int64_t first = r0 * width,
+                  last = std::min(rows, r0 + kRowsPerPiece) * width;
+    std::vector<double> x(static_cast<size_t>(last - first));
+    draws.drawRange(first, last,
+                    [&](int64_t i, double v) { x[i - first] = v; });
+    std::vector<double> normalized = ref::l2normRows(x, width);
+    for (int64_t i = first; i < last; ++i)
+      t.set(i, normalized[i - first]);
+  });
+}
+
 
 } // namespace kda::run

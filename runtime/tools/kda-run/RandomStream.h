@@ -61,6 +61,13 @@ private:
   uint64_t spareRaw = 0;
 };
 
+class HostTensor;
+
+/// Fills `t`, rows of `width` elements, with the values of `draws`, each
+/// row divided by its L2 norm (kda::ref::l2normRows), in parallel pieces.
+void drawNormalizedRows(const RandomSegment &draws, int64_t width,
+                        HostTensor &t);
+
 } // namespace kda::run
 
 #endif // KDA_RUN_RANDOMSTREAM_H

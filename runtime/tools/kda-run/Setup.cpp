@@ -149,4 +149,65 @@ std::string inputOptionsText(const Options &options) {
   return text + " seed=" + std::to_string(options.seed);
 }
 
+bool isFloat(rt::DType t) {
+  return t == rt::DType::F32 || t == rt::DType::F16 || t == rt::DType::BF16;
+}
+
+bool bindArguments(const rt::Manifest &m, const char *program,
+                   const std::vector<StageArg> &args, std::vector<int> &index,
+                   std::string &error) {
+  index.assign(args.size(), -1);
+  bool anyOutput = false;
+  for (size_t a = 0; a < args.size(); ++a) {
+    int i = m.argIndex(args[a].name);
+    index[a] = i;
+    if (i < 0) {
+      if (args[a].output)
+        continue;
+      error = std::string("the bundle (program=") + program +
+              ") has no argument '" + args[a].name + "'";
+      return false;
+    }
+    rt::ArgRole role = args[a].output ? rt::ArgRole::Output : rt::ArgRole::Input;
+    if (m.args[i].role != role) {
+      error = std::string("the bundle's '") + args[a].name + "' must be an " +
+              (args[a].output ? "output" : "input");
+      return false;
+    }
+    anyOutput |= args[a].output;
+    if (m.args[i].rank() != args[a].rank) {
+      error = std::string("the bundle's '") + args[a].name +
+              "' must have rank " + std::to_string(args[a].rank) + ", it is " +
+              m.args[i].dimsText;
+      return false;
+    }
+  }
+  if (!anyOutput) {
+    error = std::string("the bundle (program=") + program + ") has no output";
+    return false;
+  }
+  for (size_t a = 0; a < args.size(); ++a) {
+    if (index[a] < 0)
+      continue;
+    rt::DType dtype = m.args[index[a]].dtype;
+    std::string want = args[a].dtype;
+    bool ok;
+    if (want == "f32")
+      ok = dtype == rt::DType::F32;
+    else if (want == "float")
+      ok = isFloat(dtype);
+    else
+      ok = isFloat(dtype) && dtype == m.args[m.argIndex(want)].dtype;
+    if (!ok) {
+      error = std::string("the bundle's '") + args[a].name + "' is " +
+              rt::dtypeName(dtype) + "; expected " +
+              (want == "f32"     ? std::string("f32")
+               : want == "float" ? std::string("f32, f16 or bf16")
+                                 : "the dtype of '" + want + "'");
+      return false;
+    }
+  }
+  return true;
+}
+
 } // namespace kda::run

@@ -50,6 +50,30 @@ bool checkSizes(const rt::Manifest &manifest,
                 const std::vector<std::vector<int64_t>> &shapes, bool cpu,
                 std::string &error);
 
+/// How one manifest argument of a stage is checked.
+struct StageArg {
+  /// Manifest name.
+  const char *name;
+  /// True for outputs.
+  bool output;
+  /// The rank it must have.
+  int rank;
+  /// Required dtype: "f32", "float" (any of f32, f16, bf16), or the name of
+  /// another argument whose dtype it must share.
+  const char *dtype;
+};
+
+/// Whether `t` is one of the float dtypes (f32, f16, bf16).
+bool isFloat(rt::DType t);
+
+/// Finds every argument of `args` in the manifest (`index[a]`, -1 for an
+/// absent output) and checks its role, rank and dtype: every input must be
+/// present and at least one output. `program` names the program in
+/// messages.
+bool bindArguments(const rt::Manifest &m, const char *program,
+                   const std::vector<StageArg> &args, std::vector<int> &index,
+                   std::string &error);
+
 /// " mask_p=P gate_norm=X seed=S" for the header line of a runner (mask_p
 /// and gate_norm only when they differ from their defaults).
 std::string inputOptionsText(const Options &options);

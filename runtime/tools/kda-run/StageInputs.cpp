@@ -13,70 +13,6 @@ namespace kda::run {
 
 namespace {
 
-/// Whether `t` is one of the float dtypes.
-bool isFloat(rt::DType t) {
-  return t == rt::DType::F32 || t == rt::DType::F16 || t == rt::DType::BF16;
-}
-
-/// Finds every argument of `args` in the manifest and checks its role,
-/// rank and dtype.
-bool checkArguments(const rt::Manifest &m, const char *program,
-                    const std::vector<StageArg> &args, StageSetup &setup,
-                    std::string &error) {
-  setup.index.assign(args.size(), -1);
-  bool anyOutput = false;
-  for (size_t a = 0; a < args.size(); ++a) {
-    int i = m.argIndex(args[a].name);
-    setup.index[a] = i;
-    if (i < 0) {
-      if (args[a].output)
-        continue;
-      error = std::string("the bundle (program=") + program +
-              ") has no argument '" + args[a].name + "'";
-      return false;
-    }
-    rt::ArgRole role = args[a].output ? rt::ArgRole::Output : rt::ArgRole::Input;
-    if (m.args[i].role != role) {
-      error = std::string("the bundle's '") + args[a].name + "' must be an " +
-              (args[a].output ? "output" : "input");
-      return false;
-    }
-    anyOutput |= args[a].output;
-    if (m.args[i].rank() != args[a].rank) {
-      error = std::string("the bundle's '") + args[a].name +
-              "' must have rank " + std::to_string(args[a].rank) + ", it is " +
-              m.args[i].dimsText;
-      return false;
-    }
-  }
-  if (!anyOutput) {
-    error = std::string("the bundle (program=") + program + ") has no output";
-    return false;
-  }
-  for (size_t a = 0; a < args.size(); ++a) {
-    if (setup.index[a] < 0)
-      continue;
-    rt::DType dtype = m.args[setup.index[a]].dtype;
-    std::string want = args[a].dtype;
-    bool ok;
-    if (want == "f32")
-      ok = dtype == rt::DType::F32;
-    else if (want == "float")
-      ok = isFloat(dtype);
-    else
-      ok = isFloat(dtype) && dtype == m.args[m.argIndex(want)].dtype;
-    if (!ok) {
-      error = std::string("the bundle's '") + args[a].name + "' is " +
-              rt::dtypeName(dtype) + "; expected " +
-              (want == "f32"     ? std::string("f32")
-               : want == "float" ? std::string("f32, f16 or bf16")
-                                 : "the dtype of '" + want + "'");
-      return false;
-    }
-  }
-  return true;
-}
-
 /// The last dimension of argument `name`, static or from key `key`.
 bool lastDim(const rt::Manifest &m, const char *name, const char *key,
              int64_t &out, std::string &error) {
@@ -100,7 +36,7 @@ bool configureStage(const Options &opt, const rt::Manifest &m,
                     const char *program, const std::vector<StageArg> &args,
                     const char *kArg, const char *vArg, StageSetup &s,
                     std::string &error) {
-  if (!checkArguments(m, program, args, s, error))
+  if (!bindArguments(m, program, args, s.index, error))
     return false;
   const rt::ArgSpec &k = m.args[m.argIndex(kArg)];
   const rt::ArgSpec &v = m.args[m.argIndex(vArg)];

@@ -13,6 +13,7 @@
 #define KDA_RUN_STAGEINPUTS_H
 
 #include "Options.h"
+#include "Setup.h"
 
 #include "kda/Reference/Reference.h"
 #include "kda/Runtime/Bundle.h"
@@ -22,19 +23,6 @@
 #include <vector>
 
 namespace kda::run {
-
-/// How one manifest argument of a stage is checked.
-struct StageArg {
-  /// Manifest name.
-  const char *name;
-  /// True for outputs.
-  bool output;
-  /// The rank it must have.
-  int rank;
-  /// Required dtype: "f32", "float" (any of f32, f16, bf16), or the name of
-  /// another argument whose dtype it must share.
-  const char *dtype;
-};
 
 /// The problem of a stage bundle, fixed from the flags and the manifest.
 struct StageSetup {

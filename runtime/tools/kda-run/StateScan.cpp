@@ -48,11 +48,6 @@ constexpr const char *kArgNames[NumArgs] = {
 enum Row { RowH, RowVNew, RowHt, NumRows };
 using RowStats = std::array<OutputStats, NumRows>;
 
-/// Whether `t` is one of the float dtypes.
-bool isFloat(rt::DType t) {
-  return t == rt::DType::F32 || t == rt::DType::F16 || t == rt::DType::BF16;
-}
-
 /// kda.state_scan: the inter-chunk state recurrence.
 class StateScanRunner : public ProgramRunner {
 public:
