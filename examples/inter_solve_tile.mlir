@@ -11,8 +11,8 @@
 //
 // The host function is the launch plan: B * HV * ceil(T / 64) programs.
 func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16>, %arg2: memref<?x?x4x64xf32>, %arg3: memref<?x?x4xf32>, %arg4: memref<?x?x4x64xbf16>, %arg5: memref<?x?x4x16xf32>, %arg6: memref<?x?x4x64xbf16>, %arg7: memref<?x?x4x64xbf16>) attributes {kda.arg_dims = ["B,T,4,64", "B,T,4,64", "B,T,4,64", "B,T,4", "B,T,4,64", "B,T,4,16", "B,T,4,64", "B,T,4,64"], kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "Aqk_out", "M"], kda.entry, kda.key = {H = "4", HV = "4", K = "64", chunk = "64", partial = "Aqk_out", precision = "tf32", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64} {
-  %c4 = arith.constant 4 : index
   %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
   %c64 = arith.constant 64 : index
   %c1 = arith.constant 1 : index
   %dim = memref.dim %arg2, %c1 : memref<?x?x4x64xf32>

@@ -17,9 +17,8 @@ def KDA_Dialect : Dialect {
   let description = [{
     The `kda` dialect describes the chunked KDA forward at the level of whole
     tensors: the complete forward (`kda.chunk_fwd`) and one op per stage it
-    decomposes into. Tensors have a dynamic token dimension; the feature
-    sizes (K, V) and the head counts are static so that kernels can be
-    specialized. Variants of the algorithm (chunk size, gate mode, solve
+    decomposes into. Batch, token and head dimensions may be dynamic; the
+    feature sizes (K, V) are static so that kernels can be specialized. Variants of the algorithm (chunk size, gate mode, solve
     precision, state layout, ...) are attributes, not separate ops.
 
     Layouts follow flash-linear-attention: `q, k : [B, T, H, K]`,

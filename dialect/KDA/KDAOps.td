@@ -33,7 +33,8 @@ def KDA_L2NormOp : KDA_Op<"l2norm", [Pure]> {
 
     The sum and the division are in fp32; the result has the shape and the
     element type of `x`. `eps` defaults to `1e-6` and must be finite and
-    positive. `H` and `K` must be static, with `1 <= K <= 256`.
+    positive. `K` must be static, with `1 <= K <= 256`; `B`, `T` and `H` may
+    be dynamic.
 
     Example:
 
@@ -62,7 +63,7 @@ def KDA_BetaActivationOp : KDA_Op<"beta_activation", [Pure]> {
     `I - beta k k^T` may have negative eigenvalues) and `s = 1` otherwise.
 
     `beta_raw` is `[B, T, HV]` of any supported float type; the result is
-    fp32 of the same shape. `HV` must be static.
+    fp32 of the same shape; any dimension may be dynamic.
 
     Example:
 
@@ -427,7 +428,8 @@ def KDA_ChunkFwdOp : KDA_Op<"chunk_fwd", [Pure, AttrSizedOperandSegments]> {
 
     Operands: `q, k : [B, T, H, K]` (same shape and element type),
     `v : [B, T, HV, V]`, `g : [B, T, HV, K]`, `beta : [B, T, HV]`, with
-    `HV % H == 0`, static `H, HV, K, V` and `1 <= K, V <= 256`. Optional:
+    `HV % H == 0` (checked at run time when they are dynamic), static
+    `K, V` and `1 <= K, V <= 256`. Optional:
     `a_log : [HV]` and `dt_bias : [HV, K]` or `[HV * K]` (fp32, for an
     in-kernel gate), `initial_state : [N, HV, K, V]` (`[N, HV, V, K]` with
     `state_layout` `vk`; fp32), `cu_seqlens : [N + 1]` (i64; then `B = 1`).

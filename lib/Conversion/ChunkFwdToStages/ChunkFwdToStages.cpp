@@ -50,8 +50,11 @@ DictionaryAttr programKey(ChunkFwdOp op, float scale) {
     entries.push_back(b.getNamedAttr(key, b.getStringAttr(value)));
   };
   add("program", "chunk_fwd");
-  add("H", std::to_string(qType.getDimSize(2)));
-  add("HV", std::to_string(vType.getDimSize(2)));
+  // Head counts are part of the key only when the bundle fixes them.
+  if (!qType.isDynamicDim(2))
+    add("H", std::to_string(qType.getDimSize(2)));
+  if (!vType.isDynamicDim(2))
+    add("HV", std::to_string(vType.getDimSize(2)));
   add("K", std::to_string(qType.getDimSize(3)));
   add("V", std::to_string(vType.getDimSize(3)));
   add("chunk", std::to_string(op.getChunkSize()));

@@ -85,7 +85,7 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   if (op.getCuSeqlens())
     ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
   ctx.addKey("K", std::to_string(k));
-  ctx.addKey("HV", std::to_string(hv));
+  addDimKey(ctx, "HV", hv);
   ctx.addKey("chunk", std::to_string(bt));
   ctx.addKey("gate", stringifyGateMode(mode));
   if (auto lb = op.getLowerBound()) {
@@ -116,7 +116,7 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   auto arg = [&](int i) { return entry.getArgument(i); };
 
   Value cK = arith::ConstantIndexOp::create(b, loc, k);
-  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  Value cHV = headCount(b, loc, arg(0));
   // One flat grid axis (up to 2^31 - 1 programs, so no limit on B * HV or
   // T from the 65535 cap of the other axes): program = (bh * NT + t) * NK + k.
   Value cNK = arith::ConstantIndexOp::create(b, loc, (k + bk - 1) / bk);
@@ -200,9 +200,7 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   OpBuilder &h = ctx.host;
   Value hostC1 = arith::ConstantIndexOp::create(h, loc, 1);
   Value chunks = countChunks(h, loc, gBuf, cuIdx >= 0 ? args[cuIdx] : Value(), bt);
-  Value batches = memref::DimOp::create(h, loc, gBuf, 0);
-  Value heads = arith::MulIOp::create(
-      h, loc, batches, arith::ConstantIndexOp::create(h, loc, hv));
+  Value heads = batchHeads(h, loc, gBuf);
   Value gridX = arith::MulIOp::create(
       h, loc,
       arith::MulIOp::create(

@@ -286,8 +286,8 @@ LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
   std::snprintf(scaleText, sizeof(scaleText), "%.9g",
                 op.getScale().convertToFloat());
   ctx.addKey("K", std::to_string(k));
-  ctx.addKey("H", std::to_string(h));
-  ctx.addKey("HV", std::to_string(hv));
+  addDimKey(ctx, "H", h);
+  addDimKey(ctx, "HV", hv);
   ctx.addKey("chunk", std::to_string(bt));
   ctx.addKey("scale", scaleText);
   ctx.addKey("safe_gate", op.getSafeGate() ? "1" : "0");
@@ -318,7 +318,7 @@ LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
   Value cu = cuBuf ? arg(6) : Value();
 
   // One flat grid axis: program = bh * NT + chunk.
-  ChunkProgram program = locateChunkProgram(b, loc, arg(2), cu, bt, hv, h);
+  ChunkProgram program = locateChunkProgram(b, loc, arg(2), arg(0), cu, bt);
   Value batch = program.batch, head = program.head, qkHead = program.qkHead;
   ChunkRows rows = program.rows;
 
@@ -350,9 +350,7 @@ LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
   OpBuilder &hb = ctx.host;
   Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
   Value chunks = countChunks(hb, loc, args[2], cuBuf, bt);
-  Value batches = memref::DimOp::create(hb, loc, args[2], 0);
-  Value heads = arith::MulIOp::create(
-      hb, loc, batches, arith::ConstantIndexOp::create(hb, loc, hv));
+  Value heads = batchHeads(hb, loc, args[2]);
   Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
   tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
                          args);

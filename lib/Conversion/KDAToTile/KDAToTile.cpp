@@ -81,24 +81,44 @@ ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
   return result;
 }
 
+Value kda::headCount(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(2))
+    return arith::ConstantIndexOp::create(b, loc, type.getDimSize(2));
+  return memref::DimOp::create(b, loc, buffer, 2);
+}
+
+Value kda::batchHeads(OpBuilder &b, Location loc, Value buffer) {
+  return arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, buffer, 0),
+                               headCount(b, loc, buffer));
+}
+
 ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
-                                     Value rowsLike, Value cuSeqlens,
-                                     int64_t bt, int64_t hv, int64_t h) {
+                                     Value rowsLike, Value qkLike,
+                                     Value cuSeqlens, int64_t bt) {
   Value numChunks = countChunks(b, loc, rowsLike, cuSeqlens, bt);
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
   Value chunk = arith::RemUIOp::create(b, loc, pid, numChunks);
   Value bh = arith::DivUIOp::create(b, loc, pid, numChunks);
-  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  Value hv = headCount(b, loc, rowsLike);
+  Value group = arith::DivUIOp::create(b, loc, hv, headCount(b, loc, qkLike));
   ChunkProgram program;
-  program.batch = arith::DivUIOp::create(b, loc, bh, cHV);
-  program.head = arith::RemUIOp::create(b, loc, bh, cHV);
-  program.qkHead = arith::DivUIOp::create(
-      b, loc, program.head, arith::ConstantIndexOp::create(b, loc, hv / h));
+  program.batch = arith::DivUIOp::create(b, loc, bh, hv);
+  program.head = arith::RemUIOp::create(b, loc, bh, hv);
+  program.qkHead = arith::DivUIOp::create(b, loc, program.head, group);
   program.rows = locateChunk(b, loc, chunk, rowsLike, cuSeqlens, bt);
   return program;
 }
 
 namespace {
+
+/// The gate cumsum operand G of a stage op that has one, else null.
+Value getGateOperand(Operation *op) {
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<IntraDiagOp, InterSolveOp, WYRecomputeOp, StateScanOp, OutputOp>(
+          [](auto stage) { return stage.getG(); })
+      .Default([](Operation *) { return Value(); });
+}
 
 /// The memref type holding a tensor of `type` (identity layout).
 MemRefType toMemRef(Type type) {
@@ -194,24 +214,33 @@ struct ConvertKDAToTilePass
               aqk && aqk.getDefiningOp<memref::AllocOp>() &&
               aqk.getType() == toMemRef(result.getType()))
             return aqk;
-      // Workspace: dynamic sizes come from the like-shaped first operand,
-      // except the chunk count of h and the sequence count of states.
+      // Workspace. [B, T, HV, ...] results take B and T from the first
+      // operand and HV from the stage's gate cumsum G (the first operand may
+      // be q or k, with H heads); state_scan's h [B, NT, HV, ...] takes NT
+      // from the chunk count and its final state [N, HV, ...] N from B or
+      // cu_seqlens.
       auto memType = toMemRef(result.getType());
       SmallVector<Value> dynSizes;
       Operation *def = result.getDefiningOp();
       Location loc = def->getLoc();
       Value like = buffers.lookup(def->getOperand(0));
+      Value gate = getGateOperand(def);
+      Value headsLike = gate ? buffers.lookup(gate) : like;
       auto scan = dyn_cast<StateScanOp>(def);
       Value cu = scan && scan.getCuSeqlens()
                      ? buffers.lookup(scan.getCuSeqlens())
                      : Value();
+      const bool isState = scan && result == scan.getFinalState();
+      const int64_t headDim = isState ? 1 : 2;
       for (int64_t d = 0; d < memType.getRank(); ++d) {
         if (!memType.isDynamicDim(d))
           continue;
-        if (scan && result == scan.getH() && d == 1) {
+        if (d == headDim) {
+          dynSizes.push_back(memref::DimOp::create(hb, loc, headsLike, 2));
+        } else if (scan && result == scan.getH() && d == 1) {
           dynSizes.push_back(countChunks(hb, loc, like, cu,
                                          scan.getChunkSize()));
-        } else if (scan && result == scan.getFinalState() && d == 0 && cu) {
+        } else if (isState && d == 0 && cu) {
           Value one = arith::ConstantIndexOp::create(hb, loc, 1);
           dynSizes.push_back(arith::SubIOp::create(
               hb, loc, memref::DimOp::create(hb, loc, cu, 0), one));

@@ -161,10 +161,9 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
   const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
   const int64_t hv = vType.getDimSize(2), v = vType.getDimSize(3);
   const int64_t bt = op.getChunkSize();
-  if (ShapedType::isDynamic(h) || ShapedType::isDynamic(k) ||
-      ShapedType::isDynamic(hv) || ShapedType::isDynamic(v))
-    return op.emitOpError("has no lowering for dynamic head counts or feature "
-                          "dimensions (H, HV, K and V must be static)");
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(v))
+    return op.emitOpError("has no lowering for dynamic feature dimensions "
+                          "(K and V must be static)");
   const bool vFirst = op.getStateLayout() == StateLayout::vk;
 
   // Manifest names and key; NT (h's second dimension) has its own symbol.
@@ -184,8 +183,8 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
                 op.getScale().convertToFloat());
   ctx.addKey("K", std::to_string(k));
   ctx.addKey("V", std::to_string(v));
-  ctx.addKey("H", std::to_string(h));
-  ctx.addKey("HV", std::to_string(hv));
+  addDimKey(ctx, "H", h);
+  addDimKey(ctx, "HV", hv);
   ctx.addKey("chunk", std::to_string(bt));
   ctx.addKey("scale", scaleText);
   ctx.addKey("state_layout", vFirst ? "vk" : "kv");
@@ -222,12 +221,13 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
   Value pidTBH = arith::DivUIOp::create(b, loc, pid, cNV);
   Value pidT = arith::RemUIOp::create(b, loc, pidTBH, numChunks);
   Value pidBH = arith::DivUIOp::create(b, loc, pidTBH, numChunks);
-  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  Value cHV = headCount(b, loc, arg(1));
   Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
   Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
   // Grouped value heads: value head hv reads q head hv / (HV / H).
   Value qkHead = arith::DivUIOp::create(
-      b, loc, head, arith::ConstantIndexOp::create(b, loc, hv / h));
+      b, loc, head,
+      arith::DivUIOp::create(b, loc, cHV, headCount(b, loc, arg(0))));
   Value vCol = arith::MulIOp::create(
       b, loc, vTile, arith::ConstantIndexOp::create(b, loc, bv));
 
@@ -283,9 +283,7 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
   OpBuilder &hb = ctx.host;
   Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
   Value chunks = countChunks(hb, loc, args[1], cuBuf, bt);
-  Value batches = memref::DimOp::create(hb, loc, args[1], 0);
-  Value heads = arith::MulIOp::create(
-      hb, loc, batches, arith::ConstantIndexOp::create(hb, loc, hv));
+  Value heads = batchHeads(hb, loc, args[1]);
   Value gridX = arith::MulIOp::create(
       hb, loc, arith::MulIOp::create(hb, loc, chunks, heads),
       arith::ConstantIndexOp::create(hb, loc, numVTiles));

@@ -7,8 +7,8 @@
 //    [16, K'] rows (K' = K rounded up to a power of two; padding reads as
 //    0), sums the squares along K in f32, multiplies by 1 / sqrt(sum + eps)
 //    and stores the rows that exist, in the input's dtype.
-//  - beta_activation: one program per (block of 64 tokens, batch) loads the
-//    [64, HV'] logits and stores s * sigmoid(x) in f32 (s = 2 with
+//  - beta_activation: one program per (block of 64 tokens, batch * value
+//    head) loads the 64 logits and stores s * sigmoid(x) in f32 (s = 2 with
 //    allow_neg_eigval, else 1).
 //
 // Both are pure row maps, so fixed-length and packed (varlen) inputs are
@@ -97,7 +97,7 @@ StringRef inputName(Operation *op, StringRef fallback) {
 LogicalResult kda::lowerL2Norm(L2NormOp op, StageContext &ctx) {
   Location loc = op.getLoc();
   auto xType = cast<RankedTensorType>(op.getX().getType());
-  const int64_t heads = xType.getDimSize(2), k = xType.getDimSize(3);
+  const int64_t k = xType.getDimSize(3);
   const int64_t kPad = llvm::PowerOf2Ceil(static_cast<uint64_t>(k));
   Type element = xType.getElementType();
 
@@ -122,8 +122,9 @@ LogicalResult kda::lowerL2Norm(L2NormOp op, StageContext &ctx) {
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
   Value block = arith::RemUIOp::create(b, loc, pid, blocks);
   Value bh = arith::DivUIOp::create(b, loc, pid, blocks);
-  Value batch = arith::DivUIOp::create(b, loc, bh, r.index(heads));
-  Value head = arith::RemUIOp::create(b, loc, bh, r.index(heads));
+  Value numHeads = headCount(b, loc, x);
+  Value batch = arith::DivUIOp::create(b, loc, bh, numHeads);
+  Value head = arith::RemUIOp::create(b, loc, bh, numHeads);
   Value row0 = arith::MulIOp::create(b, loc, block, r.index(kL2NormRows));
   SmallVector<Value> at{batch, row0, head, r.index(0)};
 
@@ -152,11 +153,8 @@ LogicalResult kda::lowerL2Norm(L2NormOp op, StageContext &ctx) {
   OpBuilder &h = ctx.host;
   Value hostBlocks =
       ceilDiv(h, loc, memref::DimOp::create(h, loc, xBuf, 1), kL2NormRows);
-  Value batches = memref::DimOp::create(h, loc, xBuf, 0);
-  Value gridX = arith::MulIOp::create(
-      h, loc, hostBlocks,
-      arith::MulIOp::create(h, loc, batches,
-                            arith::ConstantIndexOp::create(h, loc, heads)));
+  Value gridX =
+      arith::MulIOp::create(h, loc, hostBlocks, batchHeads(h, loc, xBuf));
   launchFlat(h, loc, kernel, gridX, args);
   ctx.buffers.map(op.getResult(), outBuf);
   return success();
@@ -165,13 +163,11 @@ LogicalResult kda::lowerL2Norm(L2NormOp op, StageContext &ctx) {
 LogicalResult kda::lowerBetaActivation(BetaActivationOp op, StageContext &ctx) {
   Location loc = op.getLoc();
   auto rawType = cast<RankedTensorType>(op.getBetaRaw().getType());
-  const int64_t hv = rawType.getDimSize(2);
-  const int64_t hvPad = llvm::PowerOf2Ceil(static_cast<uint64_t>(hv));
   const float s = op.getAllowNegEigval() ? 2.0f : 1.0f;
 
   ctx.describe(op.getBetaRaw(), inputName(op, "beta_raw"), {"B", "T", "HV"});
   ctx.describe(op.getResult(), "beta", {"B", "T", "HV"});
-  ctx.addKey("HV", std::to_string(hv));
+  addDimKey(ctx, "HV", rawType.getDimSize(2));
   ctx.addKey("allow_neg_eigval", op.getAllowNegEigval() ? "1" : "0");
 
   Value rawBuf = ctx.buffers.lookup(op.getBetaRaw());
@@ -184,31 +180,39 @@ LogicalResult kda::lowerBetaActivation(BetaActivationOp op, StageContext &ctx) {
   Value raw = kernel.getArgument(0), out = kernel.getArgument(1);
   RowBuilder r{b, loc};
 
-  // program = batch * ceil(T / 64) + row block.
+  // program = (batch * HV + head) * ceil(T / 64) + token block; each loads
+  // the 64 tokens of its block of one head (a strided column of beta_raw).
   Value tokens = memref::DimOp::create(b, loc, raw, 1);
   Value blocks = ceilDiv(b, loc, tokens, kBetaRows);
+  Value heads = headCount(b, loc, raw);
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
   Value block = arith::RemUIOp::create(b, loc, pid, blocks);
-  Value batch = arith::DivUIOp::create(b, loc, pid, blocks);
+  Value bh = arith::DivUIOp::create(b, loc, pid, blocks);
+  Value batch = arith::DivUIOp::create(b, loc, bh, heads);
+  Value head = arith::RemUIOp::create(b, loc, bh, heads);
   Value row0 = arith::MulIOp::create(b, loc, block, r.index(kBetaRows));
-  SmallVector<Value> at{batch, row0, r.index(0)};
+  SmallVector<Value> at{batch, row0, head};
 
-  auto tileType = RankedTensorType::get({kBetaRows, hvPad}, b.getF32Type());
-  Value x = r.loadRows(raw, at, {kBetaRows, hvPad}, rawType.getElementType(),
-                       tokens, r.index(hv));
+  auto tileType = RankedTensorType::get({kBetaRows}, b.getF32Type());
+  Value x = tile::LoadOp::create(
+      b, loc, RankedTensorType::get({kBetaRows}, rawType.getElementType()), raw,
+      at, ValueRange{tokens}, b.getDenseI64ArrayAttr({1}), nullptr);
+  if (!rawType.getElementType().isF32())
+    x = arith::ExtFOp::create(b, loc, tileType, x);
   // s * sigmoid(x) = s / (1 + exp(-x)).
   Value denom = arith::AddFOp::create(
       b, loc, r.splat(tileType, 1.0f),
       math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x)));
   Value beta = arith::DivFOp::create(b, loc, r.splat(tileType, s), denom);
-  r.storeRows(beta, out, at, b.getF32Type(), tokens, r.index(hv));
+  tile::StoreOp::create(b, loc, beta, out, at, ValueRange{tokens},
+                        b.getDenseI64ArrayAttr({1}));
 
-  // Host: ceil(T / 64) * B programs.
+  // Host: ceil(T / 64) * B * HV programs.
   OpBuilder &h = ctx.host;
   Value hostBlocks =
       ceilDiv(h, loc, memref::DimOp::create(h, loc, rawBuf, 1), kBetaRows);
-  Value gridX = arith::MulIOp::create(h, loc, hostBlocks,
-                                      memref::DimOp::create(h, loc, rawBuf, 0));
+  Value gridX =
+      arith::MulIOp::create(h, loc, hostBlocks, batchHeads(h, loc, rawBuf));
   launchFlat(h, loc, kernel, gridX, args);
   ctx.buffers.map(op.getResult(), outBuf);
   return success();

@@ -46,7 +46,7 @@ struct StageContext {
 /// kda.l2norm -> one kernel over (16-token blocks, B * H).
 LogicalResult lowerL2Norm(L2NormOp op, StageContext &ctx);
 
-/// kda.beta_activation -> one kernel over (64-token blocks, B).
+/// kda.beta_activation -> one kernel over (64-token blocks, B * HV).
 LogicalResult lowerBetaActivation(BetaActivationOp op, StageContext &ctx);
 
 /// kda.gate_cumsum -> one kernel over (K tiles, chunks, B * HV).
@@ -69,6 +69,13 @@ LogicalResult lowerOutput(OutputOp op, StageContext &ctx);
 /// kda.state_scan -> one kernel over (V tiles, N * HV): the state scan over
 /// each sequence's chunks, giving h, v_new and the final state.
 LogicalResult lowerStateScan(StateScanOp op, StageContext &ctx);
+
+/// Records key `name` = `size` when the dimension is static (bundles with
+/// dynamic head counts have no H / HV key).
+inline void addDimKey(StageContext &ctx, StringRef name, int64_t size) {
+  if (!ShapedType::isDynamic(size))
+    ctx.addKey(name, std::to_string(size));
+}
 
 /// Creates an empty tile kernel `name` with the given argument types and
 /// threads per program, inserted at the end of `module`; returns it with a
@@ -117,10 +124,18 @@ struct ChunkProgram {
 };
 
 /// Decomposes the program id of a kernel launched on
-/// B * HV * countChunks(rowsLike, cuSeqlens, bt) programs along x.
+/// B * HV * countChunks(rowsLike, cuSeqlens, bt) programs along x. `HV` is
+/// dimension 2 of `rowsLike` (a [B, T, HV, ...] buffer) and `H` dimension 2
+/// of `qkLike` (a [B, T, H, ...] buffer); both may be dynamic.
 ChunkProgram locateChunkProgram(OpBuilder &b, Location loc, Value rowsLike,
-                                Value cuSeqlens, int64_t bt, int64_t hv,
-                                int64_t h);
+                                Value qkLike, Value cuSeqlens, int64_t bt);
+
+/// Dimension 2 of the [B, T, heads, ...] buffer `buffer`: its head count (a
+/// constant when static).
+Value headCount(OpBuilder &b, Location loc, Value buffer);
+
+/// B * heads for the [B, T, heads, ...] buffer `buffer` (host side).
+Value batchHeads(OpBuilder &b, Location loc, Value buffer);
 
 } // namespace mlir::kda
 

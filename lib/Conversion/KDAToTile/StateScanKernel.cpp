@@ -270,43 +270,6 @@ Value chunkOffset(OpBuilder &b, Location loc, Value cu, Value n, int64_t bt) {
   return loop.getResult(0);
 }
 
-/// Whether `result` is returned by its function (its buffer is then an
-/// output argument).
-bool isReturned(Value result) {
-  return llvm::any_of(result.getUsers(),
-                      [](Operation *user) { return isa<func::ReturnOp>(user); });
-}
-
-/// The buffer of the state result `result` ([B, NT, ...] for h, [N, ...] for
-/// the final state): the output argument when it is returned, else a
-/// workspace allocation whose dynamic sizes come from `kg` and `cu` (NT of a
-/// varlen workspace is floor(T / BT) + N, a bound on the number of chunks;
-/// the generic workspace rule, sizes of the first operand, does not apply
-/// to these shapes).
-Value allocateState(StageContext &ctx, Location loc, Value result, Value kg,
-                    Value cu, int64_t bt, bool perChunk) {
-  if (isReturned(result))
-    return ctx.allocateResult(result);
-  OpBuilder &hb = ctx.host;
-  auto type = cast<RankedTensorType>(result.getType());
-  auto memType = MemRefType::get(type.getShape(), type.getElementType());
-  SmallVector<Value> sizes;
-  for (int64_t d = 0; d < memType.getRank(); ++d) {
-    if (!memType.isDynamicDim(d))
-      continue;
-    if (perChunk)
-      sizes.push_back(d == 0 ? memref::DimOp::create(hb, loc, kg, 0).getResult()
-                             : countChunks(hb, loc, kg, cu, bt));
-    else if (cu)
-      sizes.push_back(arith::SubIOp::create(
-          hb, loc, memref::DimOp::create(hb, loc, cu, 0),
-          arith::ConstantIndexOp::create(hb, loc, 1)));
-    else
-      sizes.push_back(memref::DimOp::create(hb, loc, kg, 0));
-  }
-  return memref::AllocOp::create(hb, loc, memType, sizes);
-}
-
 } // namespace
 
 LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
@@ -316,9 +279,9 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
   const int64_t hv = kgType.getDimSize(2), k = kgType.getDimSize(3);
   const int64_t v = uType.getDimSize(3);
   const int64_t bt = op.getChunkSize();
-  // The verifier guarantees static HV, K and V (at most 256).
-  assert(!ShapedType::isDynamic(hv) && !ShapedType::isDynamic(k) &&
-         !ShapedType::isDynamic(v) && "verifier: static HV, K and V");
+  // The verifier guarantees static K and V (at most 256).
+  assert(!ShapedType::isDynamic(k) && !ShapedType::isDynamic(v) &&
+         "verifier: static K and V");
   const bool vk = op.getStateLayout() == StateLayout::vk;
 
   // Manifest names and key.
@@ -342,7 +305,7 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
     ctx.describe(op.getFinalState(), "final_state", stateDims);
   ctx.addKey("K", std::to_string(k));
   ctx.addKey("V", std::to_string(v));
-  ctx.addKey("HV", std::to_string(hv));
+  addDimKey(ctx, "HV", hv);
   ctx.addKey("chunk", std::to_string(bt));
   ctx.addKey("state_layout", stringifyStateLayout(op.getStateLayout()));
   ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
@@ -362,8 +325,7 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
     cuBuf = ctx.buffers.lookup(cu);
     args.push_back(cuBuf);
   }
-  Value hBuf = allocateState(ctx, loc, op.getH(), args[0], cuBuf, bt,
-                             /*perChunk=*/true);
+  Value hBuf = ctx.allocateResult(op.getH());
   Value vNewBuf = ctx.allocateResult(op.getVNew());
   const int hIdx = args.size();
   args.push_back(hBuf);
@@ -371,8 +333,7 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
   Value htBuf;
   if (Value ht = op.getFinalState()) {
     htIdx = args.size();
-    htBuf = allocateState(ctx, loc, ht, args[0], cuBuf, bt,
-                          /*perChunk=*/false);
+    htBuf = ctx.allocateResult(ht);
     args.push_back(htBuf);
   }
 
@@ -389,7 +350,7 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
   Value cNV = arith::ConstantIndexOp::create(b, loc, numVTiles);
   Value vTile = arith::RemUIOp::create(b, loc, pid, cNV);
   Value pidSH = arith::DivUIOp::create(b, loc, pid, cNV);
-  Value cHV = arith::ConstantIndexOp::create(b, loc, hv);
+  Value cHV = headCount(b, loc, arg(0));
   Value seq = arith::DivUIOp::create(b, loc, pidSH, cHV);
   Value head = arith::RemUIOp::create(b, loc, pidSH, cHV);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
@@ -439,8 +400,8 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
                   hb, loc, memref::DimOp::create(hb, loc, cuBuf, 0), hostC1)
                   .getResult()
             : memref::DimOp::create(hb, loc, args[0], 0).getResult();
-  Value heads = arith::MulIOp::create(
-      hb, loc, numSeqs, arith::ConstantIndexOp::create(hb, loc, hv));
+  Value heads =
+      arith::MulIOp::create(hb, loc, numSeqs, headCount(hb, loc, args[0]));
   Value gridX = arith::MulIOp::create(
       hb, loc, heads, arith::ConstantIndexOp::create(hb, loc, numVTiles));
   tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,

@@ -152,10 +152,9 @@ LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
   const int64_t h = kType.getDimSize(2), k = kType.getDimSize(3);
   const int64_t hv = vType.getDimSize(2), v = vType.getDimSize(3);
   const int64_t bt = op.getChunkSize();
-  if (ShapedType::isDynamic(h) || ShapedType::isDynamic(k) ||
-      ShapedType::isDynamic(hv) || ShapedType::isDynamic(v))
-    return op.emitOpError("has no lowering for dynamic head counts or feature "
-                          "dimensions (H, HV, K and V must be static)");
+  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(v))
+    return op.emitOpError("has no lowering for dynamic feature dimensions "
+                          "(K and V must be static)");
 
   // Manifest names and key.
   ctx.describe(op.getK(), "k", {"B", "T", "H", "K"});
@@ -170,8 +169,8 @@ LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
     ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
   ctx.addKey("K", std::to_string(k));
   ctx.addKey("V", std::to_string(v));
-  ctx.addKey("H", std::to_string(h));
-  ctx.addKey("HV", std::to_string(hv));
+  addDimKey(ctx, "H", h);
+  addDimKey(ctx, "HV", hv);
   ctx.addKey("chunk", std::to_string(bt));
   ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
 
@@ -199,7 +198,7 @@ LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
   Value cu = cuBuf ? arg(8) : Value();
 
   // One flat grid axis: program = bh * NT + chunk.
-  ChunkProgram program = locateChunkProgram(b, loc, arg(2), cu, bt, hv, h);
+  ChunkProgram program = locateChunkProgram(b, loc, arg(2), arg(0), cu, bt);
   Value batch = program.batch, head = program.head, qkHead = program.qkHead;
   ChunkRows rows = program.rows;
 
@@ -233,9 +232,7 @@ LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
   OpBuilder &hb = ctx.host;
   Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
   Value chunks = countChunks(hb, loc, args[2], cuBuf, bt);
-  Value batches = memref::DimOp::create(hb, loc, args[2], 0);
-  Value heads = arith::MulIOp::create(
-      hb, loc, batches, arith::ConstantIndexOp::create(hb, loc, hv));
+  Value heads = batchHeads(hb, loc, args[2]);
   Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
   tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
                          args);

@@ -195,8 +195,8 @@ SmallVector<StringRef> kda::stateLayout(StateLayout layout,
 
 /// Dimensions that kernels are specialized on; they must be static.
 static bool isSpecializedDim(StringRef sym) {
-  static constexpr llvm::StringLiteral specialized[] = {"H", "HV", "K",
-                                                        "V", "BT", "BC"};
+  static constexpr llvm::StringLiteral specialized[] = {"K", "V", "BT",
+                                                        "BC"};
   return llvm::is_contained(specialized, sym);
 }
 

@@ -20,17 +20,17 @@ func.func @l2(%q: tensor<?x?x4x60xbf16>) -> tensor<?x?x4x60xbf16> {
 
 // -----
 
-// kda.beta_activation: one program per (64-token block, batch); the
-// [64, 8] logits (HV = 6 padded) become 2 * sigmoid(x) in f32.
+// kda.beta_activation: one program per (64-token block, batch * value head);
+// its 64 logits become 2 * sigmoid(x) in f32.
 
 // CHECK-LABEL: func.func @beta(
 // CHECK: tile.launch @beta_beta_activation_0
 // CHECK-LABEL: func.func @beta_beta_activation_0(
-// CHECK: tile.load {{.*}} dims [1, 2] {{.*}} -> tensor<64x8xbf16>
+// CHECK: tile.load {{.*}} dims [1] {{.*}} -> tensor<64xbf16>
 // CHECK: math.exp
 // CHECK: arith.constant 2.000000e+00 : f32
 // CHECK: arith.divf
-// CHECK: tile.store {{.*}} dims [1, 2]
+// CHECK: tile.store {{.*}} dims [1] :
 func.func @beta(%b: tensor<?x?x6xbf16>) -> tensor<?x?x6xf32> {
   %r = kda.beta_activation %b {allow_neg_eigval} : (tensor<?x?x6xbf16>) -> tensor<?x?x6xf32>
   return %r : tensor<?x?x6xf32>

@@ -23,14 +23,6 @@ func.func @l2norm_x_dynamic_k(%x: tensor<?x?x4x?xf32>) {
 
 // -----
 
-func.func @l2norm_x_dynamic_h(%x: tensor<?x?x?x64xf32>) {
-  // expected-error @+1 {{operand 'x' must have a static H (dimension 2): kernels are specialized on it}}
-  %y = kda.l2norm %x : (tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32>
-  return
-}
-
-// -----
-
 func.func @l2norm_k_too_large(%x: tensor<?x?x4x512xf32>) {
   // expected-error @+1 {{operand 'x' has K = 512, but K must be in [1, 256]}}
   %y = kda.l2norm %x : (tensor<?x?x4x512xf32>) -> tensor<?x?x4x512xf32>
@@ -124,14 +116,6 @@ func.func @beta_activation_rank(%b: tensor<?x?x8x1xbf16>) {
 
 // -----
 
-func.func @beta_activation_dynamic_hv(%b: tensor<?x?x?xbf16>) {
-  // expected-error @+1 {{operand 'beta_raw' must have a static HV (dimension 2): kernels are specialized on it}}
-  %beta = kda.beta_activation %b : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
-  return
-}
-
-// -----
-
 func.func @beta_activation_zero_heads(%b: tensor<?x?x0xbf16>) {
   // expected-error @+1 {{operand 'beta_raw' has HV = 0, but at least one head is required}}
   %beta = kda.beta_activation %b : (tensor<?x?x0xbf16>) -> tensor<?x?x0xf32>
@@ -172,14 +156,6 @@ func.func @beta_activation_result_bf16(%b: tensor<?x?x8xbf16>) {
 func.func @gate_cumsum_g_rank(%g: tensor<?x4x64xf32>) {
   // expected-error @+1 {{operand 'g' must have rank 4 [B, T, HV, K], got rank 3}}
   %G = kda.gate_cumsum %g : (tensor<?x4x64xf32>) -> tensor<?x4x64xf32>
-  return
-}
-
-// -----
-
-func.func @gate_cumsum_dynamic_hv(%g: tensor<?x?x?x64xf32>) {
-  // expected-error @+1 {{operand 'g' must have a static HV (dimension 2): kernels are specialized on it}}
-  %G = kda.gate_cumsum %g : (tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32>
   return
 }
 
@@ -812,16 +788,6 @@ func.func @state_scan_chunk_size(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x12
   // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 16}}
   %h, %vn = kda.state_scan %kg, %kg, %u, %G {chunk_size = 16 : i64}
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>)
-      -> (tensor<2x?x8x64x128xbf16>, tensor<2x?x8x128xbf16>)
-  return
-}
-
-// -----
-
-func.func @state_scan_kg_dynamic_heads(%kg: tensor<2x?x?x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>) {
-  // expected-error @+1 {{operand 'kg' must have a static HV (dimension 2): kernels are specialized on it}}
-  %h, %vn = kda.state_scan %kg, %kg, %u, %G
-      : (tensor<2x?x?x64xbf16>, tensor<2x?x?x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>)
       -> (tensor<2x?x8x64x128xbf16>, tensor<2x?x8x128xbf16>)
   return
 }

@@ -357,3 +357,33 @@ func.func @chunk_fwd_safe_gate_precomputed(%q: tensor<1x63x1x64xf16>, %v: tensor
          tensor<1x63x1x64xf32>, tensor<1x63x1xf32>) -> tensor<1x63x1x64xf16>
   return %o : tensor<1x63x1x64xf16>
 }
+
+//===----------------------------------------------------------------------===//
+// Dynamic head counts: H and HV may be dynamic (K and V may not).
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @dynamic_heads
+func.func @dynamic_heads(%x: tensor<?x?x?x64xf32>, %b: tensor<?x?x?xbf16>,
+                         %g: tensor<?x?x?x64xf32>)
+    -> (tensor<?x?x?x64xf32>, tensor<?x?x?xf32>, tensor<?x?x?x64xf32>) {
+  // CHECK: kda.l2norm %{{.*}} : (tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32>
+  %y = kda.l2norm %x : (tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32>
+  // CHECK: kda.beta_activation %{{.*}} : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
+  %beta = kda.beta_activation %b : (tensor<?x?x?xbf16>) -> tensor<?x?x?xf32>
+  // CHECK: kda.gate_cumsum %{{.*}} : (tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32>
+  %G = kda.gate_cumsum %g : (tensor<?x?x?x64xf32>) -> tensor<?x?x?x64xf32>
+  return %y, %beta, %G : tensor<?x?x?x64xf32>, tensor<?x?x?xf32>, tensor<?x?x?x64xf32>
+}
+
+// CHECK-LABEL: func.func @chunk_fwd_dynamic_heads
+func.func @chunk_fwd_dynamic_heads(%q: tensor<?x?x?x64xbf16>, %k: tensor<?x?x?x64xbf16>,
+                                   %v: tensor<?x?x?x64xbf16>, %g: tensor<?x?x?x64xf32>,
+                                   %beta: tensor<?x?x?xf32>, %h0: tensor<?x?x64x64xf32>)
+    -> (tensor<?x?x?x64xbf16>, tensor<?x?x64x64xf32>) {
+  // CHECK: kda.chunk_fwd {{.*}} initial_state
+  %o, %ht = kda.chunk_fwd %q, %k, %v, %g, %beta initial_state %h0
+      : (tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>,
+         tensor<?x?x?x64xf32>, tensor<?x?x?xf32>, tensor<?x?x64x64xf32>)
+      -> (tensor<?x?x?x64xbf16>, tensor<?x?x64x64xf32>)
+  return %o, %ht : tensor<?x?x?x64xbf16>, tensor<?x?x64x64xf32>
+}
