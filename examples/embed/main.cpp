@@ -1,9 +1,13 @@
 //===- main.cpp - run one KDA forward through the installed runtime -------===//
 //
-//   kda-embed BUNDLE [--seq-len T] [--cpu]
+//   kda-embed (BUNDLE | --default NAME) [--seq-len T] [--heads H]
+//             [--value-heads HV] [--cpu]
 //
-// BUNDLE is compiled from kda.chunk_fwd (kda-translate --kda-to-bundle). The
-// head counts and sizes come from the bundle's key; B = 1. Inputs are
+// BUNDLE is compiled from kda.chunk_fwd (kda-translate --kda-to-bundle);
+// --default NAME takes one of the bundles compiled into the library
+// (kda_forward_default_names()). K and V come from the bundle's key, and so
+// do H and HV when the bundle fixes them (else --heads / --value-heads,
+// default 4); B = 1. Inputs are
 // deterministic pseudo-random values like fla's tests (unit q and k rows,
 // gates in (-1, 0), beta in (0, 1)); the program prints the time of the
 // forward and a checksum of o. On the GPU it allocates with the CUDA
@@ -143,16 +147,28 @@ int failCuda(const char *what, cudaError_t error) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: kda-embed BUNDLE [--seq-len T] [--cpu]\n");
+    std::fprintf(stderr, "usage: kda-embed (BUNDLE | --default NAME) "
+                         "[--seq-len T] [--heads H] [--value-heads HV] "
+                         "[--cpu]\n(default bundles: %s)\n",
+                 kda_forward_default_names());
     return 2;
   }
-  int64_t T = 256;
+  int64_t T = 256, heads = 0, valueHeads = 0;
   bool cpu = false;
-  for (int i = 2; i < argc; ++i) {
+  const char *bundle = nullptr, *defaultName = nullptr;
+  for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--cpu"))
       cpu = true;
     else if (!std::strcmp(argv[i], "--seq-len") && i + 1 < argc)
       T = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--heads") && i + 1 < argc)
+      heads = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--value-heads") && i + 1 < argc)
+      valueHeads = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--default") && i + 1 < argc)
+      defaultName = argv[++i];
+    else if (argv[i][0] != '-' && !bundle)
+      bundle = argv[i];
     else {
       std::fprintf(stderr, "kda-embed: unknown argument '%s'\n", argv[i]);
       return 2;
@@ -161,14 +177,20 @@ int main(int argc, char **argv) {
 #ifndef KDA_EMBED_HAVE_CUDART
   cpu = true;
 #endif
+  if (!bundle && !defaultName) {
+    std::fprintf(stderr, "kda-embed: no bundle (a path or --default NAME)\n");
+    return 2;
+  }
   kda_program *p = nullptr;
-  if (kda_program_load(argv[1], &p) != KDA_OK)
+  if (defaultName ? kda_forward_default_program(defaultName, &p) != KDA_OK
+                  : !bundle || kda_program_load(bundle, &p) != KDA_OK)
     return fail("loading the bundle");
-  const int64_t H = keyInt(p, "H", 0), HV = keyInt(p, "HV", 0),
+  const int64_t H = keyInt(p, "H", heads ? heads : 4),
+                HV = keyInt(p, "HV", valueHeads ? valueHeads : 4),
                 K = keyInt(p, "K", 0), V = keyInt(p, "V", 0);
-  if (!H || !HV || !K || !V || keyFlag(p, "varlen")) {
+  if (!K || !V || keyFlag(p, "varlen")) {
     std::fprintf(stderr, "kda-embed: the bundle must be a fixed-length "
-                         "kda.chunk_fwd (key H, HV, K, V)\n");
+                         "kda.chunk_fwd (key K, V)\n");
     return 1;
   }
   const bool vk = kda_program_key(p, "state_layout") &&

@@ -53,6 +53,21 @@ kda_status kda_forward_cpu(const kda_program *program,
                            const kda_forward_tensors *tensors,
                            void *workspace, size_t workspace_bytes);
 
+/** Loads the default bundle `name`, compiled with the library:
+ *  "fwd_k128_bf16_default", "fwd_k64_bf16_default" (fla's default flags: a
+ *  precomputed fp32 log gate, q/k normalized and beta activated by the
+ *  caller) and, when the library was built with libdevice,
+ *  "fwd_k128_bf16_fused", "fwd_k64_bf16_fused" (gate with lower bound -5,
+ *  l2norm and beta sigmoid in the kernel, safe_gate, states in layout vk).
+ *  All take bf16 q, k, v, beta, fp32 initial_state and final_state, with
+ *  any B, T, H and HV. KDA_ERROR_INVALID_ARGUMENT names the ones there are
+ *  when `name` is not one of them. */
+kda_status kda_forward_default_program(const char *name,
+                                       kda_program **program);
+
+/** The names of the default bundles, comma-separated ("" if none). */
+const char *kda_forward_default_names(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 
 #include "kda_forward.h"
 
+#include "DefaultBundles.h"
 #include "Internal.h"
 
 #include <cstring>
@@ -136,6 +137,35 @@ kda_status kda_forward_cpu(const kda_program *program,
   kda_launch_args args =
       launchArgs(tensors, ordered, count, workspace, workspace_bytes);
   return kda_program_run_cpu(program, &args);
+}
+
+const char *kda_forward_default_names(void) {
+  static const std::string names = [] {
+    std::string text;
+    for (int i = 0; i < kda_num_default_bundles; ++i)
+      text += (i ? ", " : "") + std::string(kda_default_bundles[i].name);
+    return text;
+  }();
+  return names.c_str();
+}
+
+kda_status kda_forward_default_program(const char *name,
+                                       kda_program **program) {
+  if (!name || !program)
+    return fail("null name or program pointer");
+  for (int i = 0; i < kda_num_default_bundles; ++i) {
+    const kda_default_bundle &bundle = kda_default_bundles[i];
+    if (std::strcmp(bundle.name, name) == 0)
+      return kda_program_load_memory(
+          bundle.begin, static_cast<size_t>(bundle.end - bundle.begin),
+          program);
+  }
+  const char *names = kda_forward_default_names();
+  return fail(std::string("no default bundle '") + name + "' (" +
+              (*names ? std::string("the library has ") + names
+                      : std::string("the library was built without default "
+                                    "bundles")) +
+              ")");
 }
 
 } // extern "C"

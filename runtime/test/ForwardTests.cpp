@@ -140,6 +140,30 @@ void runForwardTests(Harness &h) {
     unsetenv("KDA_CUDA_DRIVER");
   kda_program_destroy(p);
 
+  // The default bundles compiled into the library load by name and compute
+  // the whole forward; an unknown name lists them.
+  std::string names = kda_forward_default_names();
+  size_t start = 0;
+  while (!names.empty() && start <= names.size()) {
+    size_t comma = names.find(", ", start);
+    std::string name = names.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    kda_program *d = nullptr;
+    bool ok = kda_forward_default_program(name.c_str(), &d) == KDA_OK && d &&
+              std::strcmp(kda_program_key(d, "program"), "chunk_fwd") == 0;
+    h.record("forward/default-" + name, ok, kda_last_error());
+    kda_program_destroy(d);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 2;
+  }
+  kda_program *none = nullptr;
+  expectRejected(h, "default-unknown",
+                 kda_forward_default_program("nope", &none),
+                 names.empty() ? "the library was built without default bundles"
+                               : "no default bundle 'nope' (the library has " +
+                                     names + ")");
+
   // A bundle of another program is not a forward.
   std::string scale = makeBundle(kScaleManifest);
   s = kda_program_load_memory(scale.data(), scale.size(), &p);
