@@ -106,23 +106,12 @@ bool ChunkFwdRunner::configure(const Options &options, const rt::Manifest &m,
             "dtype " + rt::dtypeName(q.dtype) + " (argument 'q')";
     return false;
   }
-  if (!checkStaticDim(q, 0, opt.batch, "--batch", "static batch size",
-                      error) ||
-      !checkStaticDim(q, 1, opt.seqLen, "--seq-len", "static token count",
-                      error) ||
-      !checkStaticDim(q, 2, opt.heads, "--heads", "H", error) ||
-      !checkStaticDim(m.args[vArg], 2, opt.valueHeads, "--value-heads", "HV",
-                      error))
+  if (!bindBatchAndHeads(opt, m, q, m.args[vArg], error))
     return false;
   B = opt.batch;
   T = opt.seqLen;
   H = opt.heads;
   HV = opt.valueHeads;
-  if (HV % H != 0) {
-    error = "--heads " + std::to_string(H) + " does not divide --value-heads " +
-            std::to_string(HV);
-    return false;
-  }
   if (!parseKeyInt(m.key("K"), K) || !parseKeyInt(m.key("V"), V) ||
       !parseKeyInt(m.key("chunk"), chunk)) {
     error = "the bundle's key lacks K, V or chunk";

@@ -116,33 +116,12 @@ bool IntraDiagRunner::configure(const Options &options, const rt::Manifest &m,
 
   // Sizes: B and T from the flags, H, HV, K and BT from the bundle, which
   // the flags must match.
-  const rt::ArgSpec &g = m.args[arg[Gc]];
-  if (!checkStaticDim(q, 0, opt.batch, "--batch", "static batch size", error) ||
-      !checkStaticDim(q, 1, opt.seqLen, "--seq-len", "static token count",
-                      error) ||
-      !checkStaticDim(q, 2, opt.heads, "--heads", "H", error) ||
-      !checkStaticDim(g, 2, opt.valueHeads, "--value-heads", "HV", error))
+  if (!bindBatchAndHeads(opt, m, q, m.args[arg[Gc]], error))
     return false;
   B = opt.batch;
   T = opt.seqLen;
   H = opt.heads;
   HV = opt.valueHeads;
-  int64_t keyValue;
-  if (parseKeyInt(m.key("H"), keyValue) && keyValue != H) {
-    error = "--heads " + std::to_string(H) + " does not match the bundle's H " +
-            std::to_string(keyValue);
-    return false;
-  }
-  if (parseKeyInt(m.key("HV"), keyValue) && keyValue != HV) {
-    error = "--value-heads " + std::to_string(HV) +
-            " does not match the bundle's HV " + std::to_string(keyValue);
-    return false;
-  }
-  if (HV % H != 0) {
-    error = "--heads " + std::to_string(H) + " does not divide --value-heads " +
-            std::to_string(HV);
-    return false;
-  }
   if (q.dims[3].isStatic())
     K = q.dims[3].size;
   else if (!parseKeyInt(m.key("K"), K)) {

@@ -210,4 +210,34 @@ bool bindArguments(const rt::Manifest &m, const char *program,
   return true;
 }
 
+bool bindBatchAndHeads(const Options &opt, const rt::Manifest &m,
+                       const rt::ArgSpec &qk, const rt::ArgSpec &valueHeads,
+                       std::string &error) {
+  if (!checkStaticDim(qk, 0, opt.batch, "--batch", "static batch size",
+                      error) ||
+      !checkStaticDim(qk, 1, opt.seqLen, "--seq-len", "static token count",
+                      error) ||
+      !checkStaticDim(qk, 2, opt.heads, "--heads", "H", error) ||
+      !checkStaticDim(valueHeads, 2, opt.valueHeads, "--value-heads", "HV",
+                      error))
+    return false;
+  int64_t keyValue;
+  if (parseKeyInt(m.key("H"), keyValue) && keyValue != opt.heads) {
+    error = "--heads " + std::to_string(opt.heads) +
+            " does not match the bundle's H " + std::to_string(keyValue);
+    return false;
+  }
+  if (parseKeyInt(m.key("HV"), keyValue) && keyValue != opt.valueHeads) {
+    error = "--value-heads " + std::to_string(opt.valueHeads) +
+            " does not match the bundle's HV " + std::to_string(keyValue);
+    return false;
+  }
+  if (opt.valueHeads % opt.heads != 0) {
+    error = "--heads " + std::to_string(opt.heads) +
+            " does not divide --value-heads " + std::to_string(opt.valueHeads);
+    return false;
+  }
+  return true;
+}
+
 } // namespace kda::run

@@ -74,6 +74,14 @@ bool bindArguments(const rt::Manifest &m, const char *program,
                    const std::vector<StageArg> &args, std::vector<int> &index,
                    std::string &error);
 
+/// The flags --batch, --seq-len, --heads and --value-heads against a
+/// stage's `qk` ([B, T, H, ...]) and `valueHeads` ([B, T, HV, ...])
+/// arguments (static dimensions) and the bundle's H and HV keys, and
+/// HV % H == 0.
+bool bindBatchAndHeads(const Options &options, const rt::Manifest &m,
+                       const rt::ArgSpec &qk, const rt::ArgSpec &valueHeads,
+                       std::string &error);
+
 /// " mask_p=P gate_norm=X seed=S" for the header line of a runner (mask_p
 /// and gate_norm only when they differ from their defaults).
 std::string inputOptionsText(const Options &options);
