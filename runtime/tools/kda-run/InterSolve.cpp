@@ -31,6 +31,7 @@
 #include "ProgramRunner.h"
 #include "RandomStream.h"
 #include "Setup.h"
+#include "StageInputs.h"
 #include "Tf32Model.h"
 
 #include "kda/Reference/Reference.h"
@@ -89,9 +90,6 @@ public:
 private:
   /// The reference problem of `len` rows of one sequence and value head.
   ref::Problem subProblem(int64_t len) const;
-  /// G of pair `pair`: the chunk cumsum of its gates in `g` ([B,T,HV,K]).
-  void makeGateCumsum(const std::vector<double> &g, const HeadPair &pair,
-                      HostTensor &out) const;
   /// The diagonal 16x16 blocks of Aqk and Akkd of pair `pair` (with NaN in
   /// the entries the kernel must not read).
   void makeDiagonalBlocks(std::vector<HostTensor> &args,
@@ -254,20 +252,6 @@ ref::Problem InterSolveRunner::subProblem(int64_t len) const {
   return p;
 }
 
-void InterSolveRunner::makeGateCumsum(const std::vector<double> &g,
-                                      const HeadPair &pair,
-                                      HostTensor &out) const {
-  const Sequence &s = seqs[pair.seq];
-  std::vector<double> slice(static_cast<size_t>(s.length() * K));
-  for (int64_t r = 0; r < s.length(); ++r)
-    for (int64_t d = 0; d < K; ++d)
-      slice[r * K + d] = g[((s.begin + r) * HV + pair.head) * K + d];
-  std::vector<double> G = ref::gateCumsum(subProblem(s.length()), slice);
-  for (int64_t r = 0; r < s.length(); ++r)
-    for (int64_t d = 0; d < K; ++d)
-      out.set(((s.begin + r) * HV + pair.head) * K + d, G[r * K + d]);
-}
-
 void InterSolveRunner::makeDiagonalBlocks(std::vector<HostTensor> &args,
                                           const HeadPair &pair) const {
   const int64_t bc = ref::kSubChunk, nu = pair.head, hq = nu / (HV / H);
@@ -309,35 +293,8 @@ void InterSolveRunner::makeInputs(std::vector<HostTensor> &args) {
   // each part is drawn in parallel pieces.
   HostTensor &q = args[arg[Q]], &k = args[arg[Kk]], &G = args[arg[Gc]],
              &beta = args[arg[Beta]];
-  RandomStream stream(opt.seed);
-  const RandomSegment qDraws = stream.normals(q.size());
-  const RandomSegment kDraws = stream.normals(k.size());
-  const RandomSegment gDraws = stream.normals(G.size());
-  const RandomSegment maskDraws = stream.uniforms(G.size());
-  const RandomSegment betaDraws = stream.normals(beta.size());
-
-  // q and k: rows of randn, L2-normalized.
-  drawNormalizedRows(qDraws, K, q);
-  drawNormalizedRows(kDraws, K, k);
-  {
-    // g = logsigmoid(randn) / gate_norm, -1000 with probability mask_p,
-    // clamped with safe_gate; G its chunk cumsum.
-    std::vector<double> g(static_cast<size_t>(G.size()));
-    gDraws.draw([&](int64_t i, double v) {
-      g[i] = std::log(ref::sigmoid(v)) / opt.gateNorm;
-    });
-    if (opt.maskP > 0.0)
-      maskDraws.draw([&](int64_t i, double u) {
-        if (u < opt.maskP)
-          g[i] = -1000.0;
-      });
-    if (safeGate)
-      for (double &x : g)
-        x = std::clamp(x, -5.0, 0.0);
-    parallelFor(pairs.all.size(),
-                [&](size_t i) { makeGateCumsum(g, pairs.all[i], G); });
-  }
-  betaDraws.draw([&](int64_t i, double v) { beta.set(i, ref::sigmoid(v)); });
+  drawChunkStageInputs(opt, safeGate, BT, HV, K, seqs, pairs.all, q, k, G,
+                       beta);
 
   parallelFor(pairs.all.size(),
               [&](size_t i) { makeDiagonalBlocks(args, pairs.all[i]); });

@@ -29,6 +29,7 @@
 #include "ProgramRunner.h"
 #include "RandomStream.h"
 #include "Setup.h"
+#include "StageInputs.h"
 
 #include "kda/Reference/Reference.h"
 
@@ -68,9 +69,6 @@ public:
 private:
   /// The reference problem of `len` rows of one sequence and value head.
   ref::Problem subProblem(int64_t len) const;
-  /// G of pair `pair`: the chunk cumsum of its gates in `g` ([B,T,HV,K]).
-  void makeGateCumsum(const std::vector<double> &g, const HeadPair &pair,
-                      HostTensor &out) const;
   /// Counts the non-finite elements of pair `pair` at the compared
   /// positions, and compares them with the references when `compare`.
   void checkPair(const std::vector<HostTensor> &args, const HeadPair &pair,
@@ -216,53 +214,13 @@ ref::Problem IntraDiagRunner::subProblem(int64_t len) const {
   return p;
 }
 
-void IntraDiagRunner::makeGateCumsum(const std::vector<double> &g,
-                                     const HeadPair &pair,
-                                     HostTensor &out) const {
-  const Sequence &s = seqs[pair.seq];
-  std::vector<double> slice(static_cast<size_t>(s.length() * K));
-  for (int64_t r = 0; r < s.length(); ++r)
-    for (int64_t d = 0; d < K; ++d)
-      slice[r * K + d] = g[((s.begin + r) * HV + pair.head) * K + d];
-  std::vector<double> G = ref::gateCumsum(subProblem(s.length()), slice);
-  for (int64_t r = 0; r < s.length(); ++r)
-    for (int64_t d = 0; d < K; ++d)
-      out.set(((s.begin + r) * HV + pair.head) * K + d, G[r * K + d]);
-}
-
 void IntraDiagRunner::makeInputs(std::vector<HostTensor> &args) {
   // The generator's stream is that of fla's tests (and of the inter_solve
   // runner): q, k, g, the mask, beta; each part is drawn in parallel pieces.
   HostTensor &q = args[arg[Q]], &k = args[arg[Kk]], &G = args[arg[Gc]],
              &beta = args[arg[Beta]];
-  RandomStream stream(opt.seed);
-  const RandomSegment qDraws = stream.normals(q.size());
-  const RandomSegment kDraws = stream.normals(k.size());
-  const RandomSegment gDraws = stream.normals(G.size());
-  const RandomSegment maskDraws = stream.uniforms(G.size());
-  const RandomSegment betaDraws = stream.normals(beta.size());
-
-  drawNormalizedRows(qDraws, K, q);
-  drawNormalizedRows(kDraws, K, k);
-  {
-    // g = logsigmoid(randn) / gate_norm, -1000 with probability mask_p,
-    // clamped with safe_gate; G its chunk cumsum.
-    std::vector<double> g(static_cast<size_t>(G.size()));
-    gDraws.draw([&](int64_t i, double v) {
-      g[i] = std::log(ref::sigmoid(v)) / opt.gateNorm;
-    });
-    if (opt.maskP > 0.0)
-      maskDraws.draw([&](int64_t i, double u) {
-        if (u < opt.maskP)
-          g[i] = -1000.0;
-      });
-    if (safeGate)
-      for (double &x : g)
-        x = std::clamp(x, -5.0, 0.0);
-    parallelFor(pairs.all.size(),
-                [&](size_t i) { makeGateCumsum(g, pairs.all[i], G); });
-  }
-  betaDraws.draw([&](int64_t i, double v) { beta.set(i, ref::sigmoid(v)); });
+  drawChunkStageInputs(opt, safeGate, BT, HV, K, seqs, pairs.all, q, k, G,
+                       beta);
 }
 
 void IntraDiagRunner::injectError(std::vector<HostTensor> &args) {

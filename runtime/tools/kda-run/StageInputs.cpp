@@ -4,9 +4,12 @@
 
 #include "HostTensor.h"
 #include "Setup.h"
+#include "RandomStream.h"
+#include "Parallel.h"
 
 #include "kda/Runtime/Types.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace kda::run {
@@ -141,6 +144,52 @@ StageInputs makeStageInputs(const ref::Problem &p, const Options &opt,
     e = roundTo(beta, ref::sigmoid(e));
   in.forward = ref::chunkedForward(p, in.q, in.k, in.v, in.G, in.beta);
   return in;
+}
+
+void drawChunkStageInputs(const Options &opt, bool safeGate, int64_t chunk,
+                          int64_t HV, int64_t K,
+                          const std::vector<Sequence> &seqs,
+                          const std::vector<HeadPair> &pairs, HostTensor &q,
+                          HostTensor &k, HostTensor &G, HostTensor &beta) {
+  RandomStream stream(opt.seed);
+  const RandomSegment qDraws = stream.normals(q.size());
+  const RandomSegment kDraws = stream.normals(k.size());
+  const RandomSegment gDraws = stream.normals(G.size());
+  const RandomSegment maskDraws = stream.uniforms(G.size());
+  const RandomSegment betaDraws = stream.normals(beta.size());
+
+  drawNormalizedRows(qDraws, K, q);
+  drawNormalizedRows(kDraws, K, k);
+  std::vector<double> g(static_cast<size_t>(G.size()));
+  gDraws.draw([&](int64_t i, double v) {
+    g[i] = std::log(ref::sigmoid(v)) / opt.gateNorm;
+  });
+  if (opt.maskP > 0.0)
+    maskDraws.draw([&](int64_t i, double u) {
+      if (u < opt.maskP)
+        g[i] = -1000.0;
+    });
+  if (safeGate)
+    for (double &x : g)
+      x = std::clamp(x, -5.0, 0.0);
+  parallelFor(pairs.size(), [&](size_t i) {
+    const Sequence &s = seqs[pairs[i].seq];
+    const int64_t head = pairs[i].head, len = s.length();
+    ref::Problem p;
+    p.T = len;
+    p.K = K;
+    p.V = 1;
+    p.chunkSize = chunk;
+    std::vector<double> slice(static_cast<size_t>(len * K));
+    for (int64_t r = 0; r < len; ++r)
+      for (int64_t d = 0; d < K; ++d)
+        slice[r * K + d] = g[((s.begin + r) * HV + head) * K + d];
+    std::vector<double> cumsum = ref::gateCumsum(p, slice);
+    for (int64_t r = 0; r < len; ++r)
+      for (int64_t d = 0; d < K; ++d)
+        G.set(((s.begin + r) * HV + head) * K + d, cumsum[r * K + d]);
+  });
+  betaDraws.draw([&](int64_t i, double v) { beta.set(i, ref::sigmoid(v)); });
 }
 
 } // namespace kda::run

@@ -12,7 +12,9 @@
 #ifndef KDA_RUN_STAGEINPUTS_H
 #define KDA_RUN_STAGEINPUTS_H
 
+#include "HostTensor.h"
 #include "Options.h"
+#include "Pairs.h"
 #include "Setup.h"
 
 #include "kda/Reference/Reference.h"
@@ -68,6 +70,18 @@ struct StageInputs {
 /// beta to `beta` and G to f32, then runs the reference forward.
 StageInputs makeStageInputs(const ref::Problem &p, const Options &opt,
                             rt::DType qk, rt::DType v, rt::DType beta);
+
+/// The inputs of the diagonal-block and seed-kernel stages, drawn like fla's
+/// tests from one stream (q, k, g, the mask, beta): q and k [B,T,H,K] rows
+/// of randn, L2-normalized; G [B,T,HV,K] the chunk cumsum (chunk `chunk`)
+/// of g = logsigmoid(randn) / gate_norm, -1000 with probability mask_p,
+/// clamped to [-5, 0] with `safeGate`; beta [B,T,HV] = sigmoid(randn). G is
+/// computed per (sequence, value head) pair of `pairs`.
+void drawChunkStageInputs(const Options &opt, bool safeGate, int64_t chunk,
+                          int64_t HV, int64_t K,
+                          const std::vector<Sequence> &seqs,
+                          const std::vector<HeadPair> &pairs, HostTensor &q,
+                          HostTensor &k, HostTensor &G, HostTensor &beta);
 
 } // namespace kda::run
 
