@@ -393,21 +393,14 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
     args.push_back(cuBuf);
   }
 
-  func::FuncOp kernel =
-      createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
-                   kInterSolveThreads);
-  OpBuilder b(kernel.getBody().front().getTerminator());
-  Block &entry = kernel.getBody().front();
-  auto arg = [&](unsigned i) { return entry.getArgument(i); };
-  Value cu = cuBuf ? arg(8) : Value();
-
-  // One flat grid axis: program = bh * NT + chunk.
-  ChunkProgram program = locateChunkProgram(b, loc, arg(2), arg(0), cu, bt);
-  Value batch = program.batch, head = program.head, qkHead = program.qkHead;
-  ChunkRows rows = program.rows;
-
-  auto ifOp = scf::IfOp::create(b, loc, rows.valid, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  ChunkKernel chunkKernel =
+      createChunkKernel(ctx, loc, args, kInterSolveThreads, bool(cuBuf), bt);
+  func::FuncOp kernel = chunkKernel.kernel;
+  OpBuilder &b = chunkKernel.builder;
+  auto arg = [&](unsigned i) { return chunkKernel.arg(i); };
+  Value batch = chunkKernel.program.batch, head = chunkKernel.program.head,
+        qkHead = chunkKernel.program.qkHead;
+  ChunkRows rows = chunkKernel.program.rows;
 
   InterSolveKernel body{InterSolveBuilder{b, loc}};
   body.q = arg(0);
@@ -437,13 +430,7 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
   body.build();
 
   // Host: NT * B * HV programs along x.
-  OpBuilder &hb = ctx.host;
-  Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
-  Value chunks = countChunks(hb, loc, args[2], cuBuf, bt);
-  Value heads = batchHeads(hb, loc, args[2]);
-  Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
-  tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
-                         args);
+  launchChunkKernel(ctx, loc, kernel, args, cuBuf, bt);
   ctx.buffers.map(op.getAqkOut(), aqkOutBuf);
   ctx.buffers.map(op.getM(), mBuf);
   return success();

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -89,8 +90,10 @@ Value kda::headCount(OpBuilder &b, Location loc, Value buffer) {
 }
 
 Value kda::batchHeads(OpBuilder &b, Location loc, Value buffer) {
-  return arith::MulIOp::create(b, loc, memref::DimOp::create(b, loc, buffer, 0),
-                               headCount(b, loc, buffer));
+  // Locals fix the order in which the ops are created.
+  Value batches = memref::DimOp::create(b, loc, buffer, 0);
+  Value heads = headCount(b, loc, buffer);
+  return arith::MulIOp::create(b, loc, batches, heads);
 }
 
 ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
@@ -108,6 +111,33 @@ ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
   program.qkHead = arith::DivUIOp::create(b, loc, program.head, group);
   program.rows = locateChunk(b, loc, chunk, rowsLike, cuSeqlens, bt);
   return program;
+}
+
+ChunkKernel kda::createChunkKernel(StageContext &ctx, Location loc,
+                                   ValueRange args, int64_t numThreads,
+                                   bool varlen, int64_t bt) {
+  func::FuncOp kernel = createKernel(ctx.module, ctx.kernelPrefix,
+                                     args.getTypes(), numThreads);
+  OpBuilder b(kernel.getBody().front().getTerminator());
+  Value cu = varlen ? kernel.getArgument(args.size() - 1) : Value();
+  // One flat grid axis: program = bh * NT + chunk.
+  ChunkProgram program = locateChunkProgram(
+      b, loc, kernel.getArgument(2), kernel.getArgument(0), cu, bt);
+  auto ifOp =
+      scf::IfOp::create(b, loc, program.rows.valid, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  return ChunkKernel{kernel, b, program};
+}
+
+void kda::launchChunkKernel(StageContext &ctx, Location loc,
+                            func::FuncOp kernel, ValueRange args,
+                            Value cuSeqlens, int64_t bt) {
+  OpBuilder &hb = ctx.host;
+  Value one = arith::ConstantIndexOp::create(hb, loc, 1);
+  Value chunks = countChunks(hb, loc, args[2], cuSeqlens, bt);
+  Value heads = batchHeads(hb, loc, args[2]);
+  Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
+  tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, one, one, args);
 }
 
 namespace {

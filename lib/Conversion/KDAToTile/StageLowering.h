@@ -130,6 +130,27 @@ struct ChunkProgram {
 ChunkProgram locateChunkProgram(OpBuilder &b, Location loc, Value rowsLike,
                                 Value qkLike, Value cuSeqlens, int64_t bt);
 
+/// A chunk-parallel kernel whose arguments 0 and 2 are a [B, T, H, ...]
+/// q/k buffer and the [B, T, HV, ...] gate cumsum G, with a builder
+/// positioned inside the `scf.if` that skips programs owning no chunk.
+struct ChunkKernel {
+  func::FuncOp kernel;
+  OpBuilder builder;
+  ChunkProgram program;
+  /// Kernel argument `i`.
+  Value arg(unsigned i) { return kernel.getArgument(i); }
+};
+
+/// Creates the kernel of a chunk-parallel stage over `args` (the last one is
+/// cu_seqlens when `varlen`) and locates its program's chunk.
+ChunkKernel createChunkKernel(StageContext &ctx, Location loc, ValueRange args,
+                              int64_t numThreads, bool varlen, int64_t bt);
+
+/// Launches a chunk-parallel kernel on NT * B * HV programs along x, NT and
+/// HV taken from args[2] (G) and `cuSeqlens`.
+void launchChunkKernel(StageContext &ctx, Location loc, func::FuncOp kernel,
+                       ValueRange args, Value cuSeqlens, int64_t bt);
+
 /// Dimension 2 of the [B, T, heads, ...] buffer `buffer`: its head count (a
 /// constant when static).
 Value headCount(OpBuilder &b, Location loc, Value buffer);
