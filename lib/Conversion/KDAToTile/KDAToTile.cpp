@@ -91,8 +91,8 @@ Value kda::headCount(OpBuilder &b, Location loc, Value buffer) {
 
 Value kda::batchHeads(OpBuilder &b, Location loc, Value buffer) {
   // Locals fix the order in which the ops are created.
-  Value batches = memref::DimOp::create(b, loc, buffer, 0);
   Value heads = headCount(b, loc, buffer);
+  Value batches = memref::DimOp::create(b, loc, buffer, 0);
   return arith::MulIOp::create(b, loc, batches, heads);
 }
 
