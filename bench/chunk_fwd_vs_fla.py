@@ -16,8 +16,10 @@ OUT_DIR/chunk_fwd_vs_fla.json.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.getcwd(), '.anchors'))
 sys.path.insert(0, os.path.join(os.getcwd(), '.anchors', 'flashkda'))
@@ -80,10 +82,12 @@ def fla_call(flags, t, cu):
 
 
 def ours(bundle, t, B, T, H, HV, cu_text):
-    base = os.path.join(out_dir, os.path.basename(bundle))
-    in_dir, res_dir = base + '.in', base + '.out'
-    os.makedirs(in_dir, exist_ok=True)
-    os.makedirs(res_dir, exist_ok=True)
+    # Inputs and outputs go through .npy files (gigabytes at T=8192, H=96):
+    # a scratch folder, removed after the case, not OUT_DIR.
+    scratch = tempfile.mkdtemp(prefix='kda-bench-')
+    in_dir, res_dir = os.path.join(scratch, 'in'), os.path.join(scratch, 'out')
+    os.makedirs(in_dir)
+    os.makedirs(res_dir)
     for name, x in t.items():
         np.save(os.path.join(in_dir, name + '.npy'), x.float().cpu().numpy())
     cmd = [kda_run, bundle, '--batch', str(B), '--seq-len', str(T), '--heads', str(H),
@@ -97,6 +101,7 @@ def ours(bundle, t, B, T, H, HV, cu_text):
     o = None
     if out.returncode == 0:
         o = torch.from_numpy(np.load(os.path.join(res_dir, 'o.npy'))).to(dev)
+    shutil.rmtree(scratch, ignore_errors=True)
     return (float(m.group(1)) if m else float('nan')), o, out.returncode == 0
 
 

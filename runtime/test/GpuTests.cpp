@@ -129,7 +129,9 @@ void runGpuTests(Harness &h, const std::string &path) {
   if (!s)
     return;
 
-  // Shapes: B = 2 (1 with cu_seqlens), T = 300, N1 = 4, other symbols 4.
+  // Shapes: B = 2 (1 with cu_seqlens), T = 300, N1 = 4, N (state slots) =
+  // the number of sequences, NT (chunk slots of h) = their chunk count,
+  // other symbols 4.
   const Manifest &m = p->manifest();
   GpuCase c;
   c.d = d;
@@ -144,6 +146,18 @@ void runGpuTests(Harness &h, const std::string &path) {
       return 300;
     if (sym == "N1")
       return static_cast<int64_t>(c.cu.size());
+    if (sym == "N")
+      return varlen ? static_cast<int64_t>(c.cu.size()) - 1 : 2;
+    if (sym == "NT") {
+      int64_t chunk = 64, chunks = 0;
+      if (const std::string *k = m.key("chunk"))
+        chunk = std::stoll(*k);
+      if (!varlen)
+        return (300 + chunk - 1) / chunk;
+      for (size_t i = 1; i < c.cu.size(); ++i)
+        chunks += (c.cu[i] - c.cu[i - 1] + chunk - 1) / chunk;
+      return chunks;
+    }
     return 4;
   };
   bool allocated = true;

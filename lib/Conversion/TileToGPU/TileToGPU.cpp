@@ -3,7 +3,8 @@
 // Each bufferized tile kernel becomes a gpu.func in the gpu.module
 // @kda_kernels, run as one thread block per program:
 //  - tile.program_id / tile.num_programs -> gpu.block_id / gpu.grid_dim;
-//  - workgroup allocations -> workgroup attributions (shared memory);
+//  - workgroup allocations -> workgroup attributions (shared memory), after
+//    each loop-carried buffer gets an allocation of its own outside the loop;
 //  - every linalg op -> loops whose parallel iteration space is linearized
 //    and strided over the block's threads, reduction dimensions running
 //    sequentially in each thread, followed by gpu.barrier;
@@ -11,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopCarriedBuffers.h"
 #include "Scan.h"
 #include "SharedMemory.h"
 #include "TensorCore.h"
@@ -240,6 +242,7 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
       sharedAllocs.push_back(alloc);
     }
   }
+  kda::separateLoopCarriedBuffers(gpuFunc, sharedAllocs);
   FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs);
   if (failed(dynamicShared))
     return failure();

@@ -388,7 +388,13 @@ void InterSolveRunner::check(const std::vector<HostTensor> &args,
   //   the merge at tf32 rounds the 16x16 operands like the off-diagonal
   //   dots (2.4e-4, accepted: 1e-3), at tf32x3 and ieee it is ~fp32
   //   (1.4e-7, accepted: 1e-5, which still tells them from tf32 by 20x).
-  const double exactRef = 1e-3, accumulation = 1e-6;
+  // - On the GPU the gate factors come from ex2.approx.f32 (2 ulp), not a
+  //   correctly rounded exp2: an operand close to a tf32 rounding boundary
+  //   then rounds the other way than the model's, a 2^-11 step on that
+  //   element. Measured on an H200: Aqk_off* up to 5.3e-5 (f32 I/O, K=100,
+  //   gates down to -1000); accepted there: 1e-4, still 3x below the
+  //   unmodelled tf32 error that the row exists to exclude.
+  const double exactRef = 1e-3, accumulation = opt.cpu ? 1e-6 : 1e-4;
   const double merge = precision == "tf32" ? 1e-3 : 1e-5;
   const char *names[NumRows] = {"Aqk_out", "M", "Aqk_off*", "M_off*"};
   const double thresholds[NumRows] = {

@@ -1,0 +1,26 @@
+//===- LoopCarriedBuffers.h - one buffer per loop-carried tile --*- C++ -*-===//
+
+#ifndef KDA_LIB_CONVERSION_TILETOGPU_LOOPCARRIEDBUFFERS_H
+#define KDA_LIB_CONVERSION_TILETOGPU_LOOPCARRIEDBUFFERS_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::kda {
+
+/// Gives every workgroup buffer that an scf.for carries its own allocation,
+/// made before the loop: the initial value is copied into it, each
+/// iteration's yielded buffer is copied into it at the end of the body, and
+/// the loop yields it. New allocations are appended to `allocs`.
+///
+/// One-shot bufferization lets a loop yield a buffer allocated in its body
+/// (a fresh allocation per iteration in buffer semantics). Shared memory
+/// gives each allocation one fixed place, so the body's next iteration
+/// would overwrite the buffer that its iter_arg still reads; after this,
+/// no loop yields an allocation of its own body.
+void separateLoopCarriedBuffers(gpu::GPUFuncOp func,
+                                SmallVectorImpl<memref::AllocOp> &allocs);
+
+} // namespace mlir::kda
+
+#endif // KDA_LIB_CONVERSION_TILETOGPU_LOOPCARRIEDBUFFERS_H

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Turns the CPU integration tests (test/Integration/CPU/*.mlir) into GPU
+cases for scripts/gpu-check.sh: every program those tests compile is
+compiled again for the GPU (PTX and cubin), and every `kda-run ... --cpu`
+line that expects PASS becomes a case without --cpu. The GPU then runs
+every stage (and the whole forward) on exactly the inputs that CI checks on
+the CPU build, so a GPU-only defect shows up at the stage that has it.
+
+  scripts/make-stage-bundles.py [BUILD_DIR] [OUT_DIR]
+
+OUT_DIR (default BUILD_DIR/stage-bundles) gets src/*.mlir, *.kdab and
+cases.txt. Lines under `not kda-run` (the injected-error checks) are left
+out: gpu-check.sh counts only cases that must pass.
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+build = sys.argv[1] if len(sys.argv) > 1 else 'build'
+out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(build, 'stage-bundles')
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+tests = os.path.join(root, 'test', 'Integration', 'CPU')
+translate = os.path.join(build, 'bin', 'kda-translate')
+os.makedirs(os.path.join(out, 'src'), exist_ok=True)
+
+
+def split_sections(text):
+    """The split-file sections of a test: {file name: text}."""
+    sections, name, lines = {}, None, []
+    for line in text.splitlines(keepends=True):
+        m = re.match(r'^//--- (\S+)', line)
+        if m:
+            if name:
+                sections[name] = ''.join(lines)
+            name, lines = m.group(1), []
+        elif name:
+            lines.append(line)
+    if name:
+        sections[name] = ''.join(lines)
+    return sections
+
+
+cases = []
+count = 0
+for test in sorted(os.listdir(tests)):
+    if not test.endswith('.mlir'):
+        continue
+    stem = test[:-len('.mlir')].replace('-', '_')
+    path = os.path.join(tests, test)
+    text = open(path).read()
+    sections = split_sections(text)
+    runs = [l[len('// RUN:'):].strip() for l in text.splitlines() if l.startswith('// RUN:')]
+    bundles = {}  # the test's bundle path (%t/x.kdab or %t.kdab) -> our bundle file
+    for run in runs:
+        args = shlex.split(run.split('|')[0])
+        if args[0] != 'kda-translate' or '--kda-to-bundle' not in args:
+            continue
+        src_arg, bundle_arg = args[1], args[args.index('-o') + 1]
+        if src_arg == '%s':
+            source = text
+        elif src_arg.startswith('%t/'):
+            source = sections[src_arg[3:]]
+        elif src_arg.startswith('%kda_src_root/'):
+            source = open(os.path.join(root, src_arg[len('%kda_src_root/'):])).read()
+        else:
+            sys.exit(f'{test}: cannot read the source of `{run}`')
+        base = bundle_arg.replace('%t/', '').replace('%t', 'main').replace('.kdab', '')
+        name = f'{stem}__{base}'
+        src = os.path.join(out, 'src', name + '.mlir')
+        with open(src, 'w') as fh:
+            fh.write(source)
+        extra = [a for a in args[2:] if a.startswith('--') and a not in
+                 ('--kda-to-bundle', '--no-cubin', '--no-cpu')]
+        subprocess.run([translate, src, '--kda-to-bundle', '--no-cpu', *extra, '-o',
+                        os.path.join(out, name + '.kdab')], check=True)
+        bundles[bundle_arg] = name + '.kdab'
+        count += 1
+    for run in runs:
+        args = shlex.split(run.split('|')[0])
+        if args[0] != 'kda-run' or '--cpu' not in args or '--inject-error' in args:
+            continue
+        if args[1] not in bundles:
+            sys.exit(f'{test}: no bundle for `{run}`')
+        flags = [a for a in args[2:] if a != '--cpu']
+        cases.append(' '.join([bundles[args[1]], *flags]))
+
+with open(os.path.join(out, 'cases.txt'), 'w') as fh:
+    fh.write('\n'.join(cases) + '\n')
+print(f'wrote {count} bundles and {len(cases)} cases to {out}')
