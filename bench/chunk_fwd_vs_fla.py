@@ -6,7 +6,8 @@ final state).
 
   python3 bench/chunk_fwd_vs_fla.py KDA_RUN BUNDLE_DIR OUT_DIR
 
-BUNDLE_DIR holds the fwd_*.kdab bundles of scripts/make-bench-bundles.sh.
+BUNDLE_DIR holds the fwd_*.kdab bundles of scripts/make-bench-bundles.sh;
+BENCH_CASES=fwd_default_h96_hv96,... limits the run to the listed bundles.
 fla's package is read from .anchors/fla and FlashKDA from .anchors/flashkda
 (see ../shared/bench/README.md); FlashKDA is skipped when it is not built.
 kda-run also checks our o and final state against the float64 per-token
@@ -50,6 +51,11 @@ CASES = [
     ('fwd_flashkda_h32', 'flashkda', 1, 32768, 32, 32, None),
     ('fwd_default_h16_hv32', 'default', 8, 4096, 16, 32, None),
 ]
+
+# BENCH_CASES=name,name,... runs only the cases whose bundle is listed.
+if os.environ.get('BENCH_CASES'):
+    wanted = os.environ['BENCH_CASES'].split(',')
+    CASES = [c for c in CASES if c[0] in wanted]
 
 
 def inputs(flags, B, T, H, HV, N, seed=0):

@@ -123,7 +123,8 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::affine::AffineDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",

@@ -8,11 +8,12 @@
 //
 //  1. accumulates the [16, 16] blocks S_qk[i, j] = sum_d q_i,d k_j,d
 //     2^(G_i,d - G_j,d) and S_kk (k for q) over K tiles of BK columns:
-//     - exact path (fla's token-parallel kernel): for every column j < n
-//       (an scf.for), the pairwise decays 2^(G_i - G_j) of all rows i >= j
-//       are formed elementwise in f32 and the products summed along K
-//       (tile.reduce); no reference row, so any g <= 0 is exact, gates at
-//       -1000 included;
+//     - exact path (fla's token-parallel kernel): over the [BC, BC, BK]
+//       space of row pairs (i, j) and columns, the decays 2^(G_i - G_j) of
+//       the pairs i >= j are formed elementwise in f32 and the products
+//       summed along K (tile.reduce on rank-3 tiles, into which the
+//       broadcasts and the math fuse); no reference row, so any g <= 0 is
+//       exact, gates at -1000 included;
 //     - safe_gate (fla's intra_sub_chunk kernel): with the gate gn of the
 //       reference row rho = s0 + min(8, n - 1), S_qk = (q 2^(G - gn)) .
 //       (k 2^(gn - G))^T and S_kk likewise, as tf32 tile.dots (fla's
@@ -106,38 +107,28 @@ struct IntraDiagKernel {
   }
 
   /// Exact path: the K tile at `col` added to the accumulators (S_qk, S_kk)
-  /// of the sub-chunk at `row0` with `n` valid rows (n <= BC). For each
-  /// column j < n, the decays 2^(G_i - G_j) of the rows n > i >= j (others
-  /// are 0, so no exponent of an unwritten or later row is used) multiply
-  /// q_i k_j and k_i k_j, summed along K into column j.
+  /// of the sub-chunk at `row0` with `n` valid rows (n <= BC). Over the
+  /// [BC (i), BC (j), BK (d)] space of all pairs, the decays 2^(G_i,d -
+  /// G_j,d) of the pairs n > i >= j (others are 0, so no exponent of an
+  /// unwritten or later row is used) multiply q_i,d k_j,d and k_i,d k_j,d,
+  /// summed along d. The broadcasts and the elementwise math fuse into the
+  /// two sums: no [BC, BC, BK] tile is stored.
   SmallVector<Value> exactKStep(Value row0, Value n, Value col,
                                 ValueRange acc) {
     Value qs = loadRows(q, row0, qkHead, col);
     Value ks = loadRows(k, row0, qkHead, col);
     Value gs = loadRows(G, row0, head, col);
-    SmallVector<int64_t> shape{kBC, bk};
-    Value rowsIn = t.indexMask(shape, 0, n, arith::CmpIPredicate::slt);
-    auto loop = scf::ForOp::create(b(), loc(), t.index(0), n, t.index(1), acc);
-    {
-      OpBuilder::InsertionGuard guard(b());
-      b().setInsertionPointToStart(loop.getBody());
-      Value j = loop.getInductionVar();
-      Value sqk = loop.getRegionIterArg(0), skk = loop.getRegionIterArg(1);
-      Value rowJ = arith::AddIOp::create(b(), loc(), row0, j);
-      Value kj = t.broadcast(loadRow(k, rowJ, qkHead, col), 0, shape);
-      Value gj = t.broadcast(loadRow(G, rowJ, head, col), 0, shape);
-      Value pairs =
-          t.andI(rowsIn, t.indexMask(shape, 0, j, arith::CmpIPredicate::sge));
-      // k_j,d 2^(G_i,d - G_j,d) for the rows i of the pairs, else 0.
-      Value kDecayed = t.keep(pairs, t.mul(kj, t.exp2(t.sub(gs, gj))));
-      Value colQ = t.sum(t.mul(qs, kDecayed), 1);
-      Value colK = t.sum(t.mul(ks, kDecayed), 1);
-      Value isCol = t.indexMask({kBC, kBC}, 1, j, arith::CmpIPredicate::eq);
-      Value nextQ = t.add(sqk, t.keep(isCol, t.broadcast(colQ, 1, {kBC, kBC})));
-      Value nextK = t.add(skk, t.keep(isCol, t.broadcast(colK, 1, {kBC, kBC})));
-      scf::YieldOp::create(b(), loc(), ValueRange{nextQ, nextK});
-    }
-    return SmallVector<Value>(loop.getResults());
+    SmallVector<int64_t> pairShape{kBC, kBC, bk};
+    auto asRowI = [&](Value x) { return t.broadcast(x, 1, pairShape); };
+    auto asRowJ = [&](Value x) { return t.broadcast(x, 0, pairShape); };
+    Value rowsIn = t.indexMask(pairShape, 0, n, arith::CmpIPredicate::slt);
+    Value pairs = t.andI(rowsIn, t.broadcast(t.lowerMask(kBC, 0), 2, pairShape));
+    // k_j,d 2^(G_i,d - G_j,d) for the pairs, else 0.
+    Value kDecayed = t.keep(
+        pairs, t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs)))));
+    Value sqk = t.sum(t.mul(asRowI(qs), kDecayed), 2);
+    Value skk = t.sum(t.mul(asRowI(ks), kDecayed), 2);
+    return {t.add(acc[0], sqk), t.add(acc[1], skk)};
   }
 
   /// safe_gate path: the K tile at `col` added to (S_qk, S_kk) by tf32 dots

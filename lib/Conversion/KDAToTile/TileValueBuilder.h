@@ -64,11 +64,12 @@ struct TileValueBuilder {
     return dot(x, y, zeros({xType.getDimSize(0), yType.getDimSize(1)}),
                precision);
   }
-  /// The f32 sum of the 2-D tile `x` along `dim`.
+  /// The f32 sum of the tile `x` along `dim` (the result drops `dim`).
   Value sum(Value x, int64_t dim) {
     auto type = cast<RankedTensorType>(x.getType());
-    return tile::ReduceOp::create(b, loc,
-                                  tileOf({type.getDimSize(1 - dim)}, f32()), x,
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + dim);
+    return tile::ReduceOp::create(b, loc, tileOf(shape, f32()), x,
                                   tile::CombineKind::add, dim);
   }
   /// The transpose of the 2-D tile `x`.
@@ -79,8 +80,9 @@ struct TileValueBuilder {
         tileOf({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
         x, nullptr);
   }
-  /// Repeats the 1-D tile `v` along the new dimension `dim` of a 2-D tile of
-  /// `shape`: dim 0 gives r[i, j] = v[j], dim 1 gives r[i, j] = v[i].
+  /// Repeats the tile `v` along the new dimension `dim` of a tile of
+  /// `shape` (one rank more): for a 1-D `v`, dim 0 gives r[i, j] = v[j] and
+  /// dim 1 gives r[i, j] = v[i].
   Value broadcast(Value v, int64_t dim, ArrayRef<int64_t> shape) {
     auto type = cast<RankedTensorType>(v.getType());
     return tile::BroadcastOp::create(b, loc,

@@ -6,6 +6,15 @@
 //   B (8x8):   b0 = B[t][g],   b1 = B[t+4][g]
 //   C (16x8):  c0 = C[g][2t],  c1 = C[g][2t+1], c2 = C[g+8][2t], c3 = C[g+8][2t+1]
 //
+//
+// and of mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32,
+// each register holding two consecutive 16-bit elements (the lower index
+// in the low half):
+//   A (16x16): a0 = A[g][2t..2t+1],   a1 = A[g+8][2t..2t+1],
+//              a2 = A[g][2t+8..2t+9], a3 = A[g+8][2t+8..2t+9]
+//   B (16x8):  b0 = B[2t..2t+1][g],   b1 = B[2t+8..2t+9][g]
+//   C (16x8):  as above.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorCore.h"
@@ -14,6 +23,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -119,6 +130,139 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   store(0, 1, rg, c2t1);
   store(1, 0, rg8, c2t);
   store(1, 1, rg8, c2t1);
+  rewriter.setInsertionPointAfter(tileLoop);
+  rewriter.eraseOp(op);
+}
+
+bool kda::canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads) {
+  if (numThreads % 32 != 0 || !op.hasPureBufferSemantics())
+    return false;
+  auto a = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
+  auto b = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
+  auto c = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (!a || !b || !c || !a.hasStaticShape() || !b.hasStaticShape() ||
+      !c.hasStaticShape())
+    return false;
+  Type elem = a.getElementType();
+  if (!(elem.isBF16() || elem.isF16()) || b.getElementType() != elem ||
+      !c.getElementType().isF32())
+    return false;
+  // A plain matmul: identity maps (no transposed or broadcast variants).
+  if (op.getIndexingMapsArray() != op.getDefaultIndexingMaps(op.getContext()))
+    return false;
+  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
+  return m % 16 == 0 && n % 8 == 0 && k % 16 == 0;
+}
+
+void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
+                                    int64_t numThreads) {
+  Location loc = op.getLoc();
+  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
+  Value c = op.getDpsInits()[0];
+  auto cType = cast<MemRefType>(c.getType());
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = cast<MemRefType>(a.getType()).getDimSize(1);
+  Type elem = cast<MemRefType>(a.getType()).getElementType();
+  const bool bf16 = elem.isBF16();
+  rewriter.setInsertionPoint(op);
+
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(rewriter, loc, x, y).getResult();
+  };
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
+  Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
+  Value g = arith::DivUIOp::create(rewriter, loc, lane, cst(4));
+  Value t = arith::RemUIOp::create(rewriter, loc, lane, cst(4));
+  Value t2 = arith::MulIOp::create(rewriter, loc, t, cst(2));
+
+  int64_t tilesN = n / 8;
+  auto tileLoop = scf::ForOp::create(rewriter, loc, warp,
+                                     cst((m / 16) * tilesN),
+                                     cst(numThreads / 32));
+  rewriter.setInsertionPointToStart(tileLoop.getBody());
+  Value tile = tileLoop.getInductionVar();
+  Value row0 = arith::MulIOp::create(
+      rewriter, loc, arith::DivUIOp::create(rewriter, loc, tile, cst(tilesN)),
+      cst(16));
+  Value col0 = arith::MulIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, cst(tilesN)),
+      cst(8));
+  Value rg = add(row0, g), rg8 = add(rg, cst(8));
+  Value cg = add(col0, g);
+  Value c2t = add(col0, t2), c2t1 = add(c2t, cst(1));
+
+  auto load = [&](Value mem, Value i, Value j) {
+    return memref::LoadOp::create(rewriter, loc, mem, ValueRange{i, j})
+        .getResult();
+  };
+  // One mma register: two 16-bit elements, the first in the low half; bf16
+  // pairs travel as i32, f16 pairs as vector<2xf16> (what NVVM expects).
+  auto pair = [&](Value lo, Value hi) -> Value {
+    auto vecType = VectorType::get({2}, elem);
+    Value v = vector::FromElementsOp::create(rewriter, loc, vecType,
+                                             ValueRange{lo, hi});
+    if (!bf16)
+      return v;
+    Value asInt = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({1}, rewriter.getI32Type()), v);
+    return vector::ExtractOp::create(rewriter, loc, asInt,
+                                     ArrayRef<int64_t>{0});
+  };
+  Type f32 = rewriter.getF32Type();
+  SmallVector<Value> acc;
+  acc.push_back(load(c, rg, c2t));
+  acc.push_back(load(c, rg, c2t1));
+  acc.push_back(load(c, rg8, c2t));
+  acc.push_back(load(c, rg8, c2t1));
+
+  auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(16), acc);
+  rewriter.setInsertionPointToStart(kLoop.getBody());
+  Value kk = kLoop.getInductionVar();
+  Value k2t = add(kk, t2), k2t1 = add(k2t, cst(1));
+  Value k2t8 = add(k2t, cst(8)), k2t9 = add(k2t, cst(9));
+  // Loads in a fixed order (not as arguments of one call, whose evaluation
+  // order C++ leaves open).
+  auto aPair = [&](Value row, Value col, Value colNext) {
+    Value lo = load(a, row, col);
+    Value hi = load(a, row, colNext);
+    return pair(lo, hi);
+  };
+  auto bPair = [&](Value row, Value rowNext) {
+    Value lo = load(b, row, cg);
+    Value hi = load(b, rowNext, cg);
+    return pair(lo, hi);
+  };
+  SmallVector<Value> aRegs, bRegs;
+  aRegs.push_back(aPair(rg, k2t, k2t1));
+  aRegs.push_back(aPair(rg8, k2t, k2t1));
+  aRegs.push_back(aPair(rg, k2t8, k2t9));
+  aRegs.push_back(aPair(rg8, k2t8, k2t9));
+  bRegs.push_back(bPair(k2t, k2t1));
+  bRegs.push_back(bPair(k2t8, k2t9));
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      rewriter.getContext(), SmallVector<Type>(4, f32));
+  NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  Value mma = NVVM::MmaOp::create(
+      rewriter, loc, resultType, aRegs, bRegs, kLoop.getRegionIterArgs(),
+      ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> next;
+  for (int64_t i = 0; i < 4; ++i)
+    next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, i));
+  scf::YieldOp::create(rewriter, loc, next);
+
+  rewriter.setInsertionPointAfter(kLoop);
+  ValueRange result = kLoop.getResults();
+  memref::StoreOp::create(rewriter, loc, result[0], c, ValueRange{rg, c2t});
+  memref::StoreOp::create(rewriter, loc, result[1], c, ValueRange{rg, c2t1});
+  memref::StoreOp::create(rewriter, loc, result[2], c, ValueRange{rg8, c2t});
+  memref::StoreOp::create(rewriter, loc, result[3], c, ValueRange{rg8, c2t1});
   rewriter.setInsertionPointAfter(tileLoop);
   rewriter.eraseOp(op);
 }

@@ -20,6 +20,20 @@ bool canUseTF32MmaSync(linalg::MatmulOp op, int64_t numThreads);
 void lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                               int64_t numThreads);
 
+/// Returns true if `op` (on memrefs) can run on 16-bit tensor cores: bf16
+/// or f16 operands (both the same type), an f32 accumulator, static shapes
+/// with M % 16 == 0, N % 8 == 0 and K % 16 == 0, and a block of whole
+/// warps. The products of 16-bit operands are exact in f32, so this needs
+/// no precision marker.
+bool canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads);
+
+/// Replaces `op` by warp-level `mma.sync.m16n8k16` (bf16 or f16 operands,
+/// f32 accumulator) code, with the same distribution of 16x8 output tiles
+/// over the block's warps as the tf32 lowering. Does not add the trailing
+/// barrier.
+void lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
+                               int64_t numThreads);
+
 } // namespace mlir::kda
 
 #endif // KDA_LIB_CONVERSION_TILETOGPU_TENSORCORE_H

@@ -104,6 +104,12 @@ LogicalResult distributeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
     kda::lowerMatmulToTF32MmaSync(rewriter, matmul, numThreads);
     return success();
   }
+  // Matmuls of bf16 or f16 operands too (their products are exact in f32).
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
+      matmul && kda::canUse16BitMmaSync(matmul, numThreads)) {
+    kda::lowerMatmulTo16BitMmaSync(rewriter, matmul, numThreads);
+    return success();
+  }
   // Scans run as one sequential loop per line and thread.
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       generic && kda::isMarkedScan(generic)) {

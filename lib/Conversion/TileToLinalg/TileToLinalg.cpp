@@ -246,10 +246,22 @@ struct LowerReduce : OpRewritePattern<ReduceOp> {
         rewriter, loc, getCombineIdentity(rewriter, op.getKind(), elementType));
     Value init = createFilled(rewriter, loc, resultType, identity);
     CombineKind kind = op.getKind();
-    auto reduce = linalg::ReduceOp::create(
-        rewriter, loc, ValueRange{op.getInput()}, ValueRange{init},
-        ArrayRef<int64_t>{static_cast<int64_t>(op.getDim())},
-        [kind](OpBuilder &nb, Location nloc, ValueRange args) {
+    // A generic rather than linalg.reduce, so that elementwise producers of
+    // the input fuse into it (each input element is read once).
+    int64_t rank = cast<RankedTensorType>(op.getInput().getType()).getRank();
+    int64_t dim = op.getDim();
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineExpr> outputExprs;
+    SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
+    iterators[dim] = utils::IteratorType::reduction;
+    for (int64_t i = 0; i < rank; ++i)
+      if (i != dim)
+        outputExprs.push_back(getAffineDimExpr(i, ctx));
+    auto reduce = linalg::GenericOp::create(
+        rewriter, loc, resultType, ValueRange{op.getInput()}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                            AffineMap::get(rank, 0, outputExprs, ctx)},
+        iterators, [kind](OpBuilder &nb, Location nloc, ValueRange args) {
           linalg::YieldOp::create(nb, nloc,
                                   emitCombine(nb, nloc, kind, args[1], args[0]));
         });
@@ -339,11 +351,25 @@ struct LowerBroadcast : OpRewritePattern<BroadcastOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BroadcastOp op,
                                 PatternRewriter &rewriter) const override {
+    // A generic rather than linalg.broadcast, so that elementwise fusion
+    // folds the broadcast into its consumers (no broadcast tile is stored).
     auto type = cast<RankedTensorType>(op.getResult().getType());
-    Value init = createEmpty(rewriter, op.getLoc(), type);
-    auto broadcast = linalg::BroadcastOp::create(
-        rewriter, op.getLoc(), op.getInput(), init, op.getDims());
-    rewriter.replaceOp(op, broadcast.getResult()[0]);
+    int64_t rank = type.getRank();
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineExpr> inputExprs;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!llvm::is_contained(op.getDims(), i))
+        inputExprs.push_back(getAffineDimExpr(i, ctx));
+    auto inputMap = AffineMap::get(rank, 0, inputExprs, ctx);
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), type, ValueRange{op.getInput()},
+        ValueRange{createEmpty(rewriter, op.getLoc(), type)},
+        ArrayRef<AffineMap>{inputMap, rewriter.getMultiDimIdentityMap(rank)},
+        parallelIterators(rank),
+        [](OpBuilder &nb, Location nloc, ValueRange args) {
+          linalg::YieldOp::create(nb, nloc, args[0]);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
     return success();
   }
 };
@@ -532,15 +558,24 @@ struct ConvertTileToLinalgPass
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
 
-    // Then fuse elementwise producers (including fills) into elementwise
-    // consumers, so that chains of tile math share one buffer. Producers are
-    // never fused into reductions: that would recompute them per reduced
-    // element (a scan would evaluate its input's exp/log once per row).
+    // Then fuse elementwise producers (including fills and broadcasts) into
+    // their consumers, so that chains of tile math become one loop nest
+    // with no tile stored in between. A producer fuses into a reduction only
+    // through an operand that the reduction reads once per element (its map
+    // is a permutation of all the reduction's loops): a scan, which reads
+    // each input element once per output row, would otherwise evaluate the
+    // input's exp/log once per row.
     RewritePatternSet fusion(ctx);
     linalg::populateElementwiseOpsFusionPatterns(
         fusion, [](OpOperand *operand) {
           auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
-          return consumer && consumer.getNumReductionLoops() == 0;
+          if (!consumer)
+            return false;
+          if (consumer.getNumReductionLoops() == 0)
+            return true;
+          AffineMap map = consumer.getMatchingIndexingMap(operand);
+          return map.isPermutation() &&
+                 map.getNumDims() == consumer.getNumLoops();
         });
     FrozenRewritePatternSet frozenFusion(std::move(fusion));
 

@@ -2,9 +2,10 @@
 
 // kda.intra_diag, exact path: one program per (chunk, batch x value head)
 // along x; an scf.for over the sub-chunks that have rows, min(4, ceil(rows
-// left / 16)), and in it an scf.for over K tiles and, inside, one over the columns j of the block: the pairwise
-// decays 2^(G_i - G_j) of the rows n > i >= j, summed along K into column j
-// of both blocks. Then the masks, scale, beta and the stores of the Aqk
+// left / 16)), and in it an scf.for over K tiles: over the [16, 16, BK]
+// space of row pairs and columns, the pairwise decays 2^(G_i - G_j) of the
+// rows n > i >= j times q_i k_j and k_i k_j, summed along K into both
+// blocks. Then the masks, scale, beta and the stores of the Aqk
 // diagonal block and all 16 columns of Akkd.
 
 // CHECK-LABEL: func.func @intra_diag
@@ -45,24 +46,22 @@
 // CHECK: tile.load %[[KQ]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
 // CHECK: tile.load %[[KK]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
 // CHECK: %[[GS:.*]] = tile.load %[[KG]][%[[BATCH]], %[[SROW]], %[[HV]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
-// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[NR]] step %{{.*}} iter_args({{.*}}) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
-// CHECK: %[[ROWJ:.*]] = arith.addi %[[SROW]], %[[J]] : index
-// CHECK: tile.load %[[KK]][%[[BATCH]], %[[ROWJ]], %[[H]], %[[COL]]] bounds [%{{.*}}] dims [3] : memref<?x?x2x64xbf16> -> tensor<32xbf16>
-// CHECK: %[[GJ:.*]] = tile.load %[[KG]][%[[BATCH]], %[[ROWJ]], %[[HV]], %[[COL]]] bounds [%{{.*}}] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
-// CHECK: %[[GJB:.*]] = tile.broadcast %[[GJ]] dims [0] : tensor<32xf32> -> tensor<16x32xf32>
-// Pairs: rows i with j <= i < n.
-// CHECK: arith.cmpi sge
-// CHECK: %[[PAIRS:.*]] = arith.andi
-// CHECK: %[[DG:.*]] = arith.subf %[[GS]], %[[GJB]] : tensor<16x32xf32>
-// CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<16x32xf32>
-// CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<16x32xf32>
-// CHECK: arith.select %[[PAIRS]], %[[KE]], %{{.*}} : tensor<16x32xi1>, tensor<16x32xf32>
-// CHECK: tile.reduce add %{{.*}} dim 1 : tensor<16x32xf32> -> tensor<16xf32>
-// CHECK: tile.reduce add %{{.*}} dim 1 : tensor<16x32xf32> -> tensor<16xf32>
-// Column j of both blocks.
-// CHECK: tile.iota dim 1 : tensor<16x16xi32>
-// CHECK: tile.broadcast %{{.*}} dims [1] : tensor<16xf32> -> tensor<16x16xf32>
-// CHECK: scf.yield
+// The pairs (i, j, d): rows i < n, i >= j, decays 2^(G_i - G_j).
+// CHECK: tile.iota dim 0 : tensor<16x16x32xi32>
+// CHECK: %[[ROWSIN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<16x16x32xi32>
+// CHECK: %[[TRI:.*]] = tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
+// CHECK: %[[TRI3:.*]] = tile.broadcast %[[TRI]] dims [2] : tensor<16x16xi1> -> tensor<16x16x32xi1>
+// CHECK: %[[PAIRS:.*]] = arith.andi %[[ROWSIN]], %[[TRI3]] : tensor<16x16x32xi1>
+// CHECK: %[[GJ:.*]] = tile.broadcast %[[GS]] dims [0] : tensor<16x32xf32> -> tensor<16x16x32xf32>
+// CHECK: %[[GI:.*]] = tile.broadcast %[[GS]] dims [1] : tensor<16x32xf32> -> tensor<16x16x32xf32>
+// CHECK: %[[DG:.*]] = arith.subf %[[GI]], %[[GJ]] : tensor<16x16x32xf32>
+// CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<16x16x32xf32>
+// CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<16x16x32xf32>
+// CHECK: %[[KDEC:.*]] = arith.select %[[PAIRS]], %[[KE]], %{{.*}} : tensor<16x16x32xi1>, tensor<16x16x32xf32>
+// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<16x16x32xf32>
+// CHECK: tile.reduce add %{{.*}} dim 2 : tensor<16x16x32xf32> -> tensor<16x16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<16x16x32xf32>
+// CHECK: tile.reduce add %{{.*}} dim 2 : tensor<16x16x32xf32> -> tensor<16x16xf32>
 // CHECK: scf.yield
 // No tensor-core dot on the exact path.
 // CHECK-NOT: tile.dot

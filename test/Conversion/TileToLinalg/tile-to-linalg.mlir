@@ -103,10 +103,15 @@ func.func @dot_bf16(%a: tensor<16x16xbf16>, %b: tensor<16x8xbf16>, %c: tensor<16
 
 // -----
 
+// A reduction is a generic whose reduced dimension is a reduction loop.
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$COLS:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @reduce_max
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%[[NINF]] : f32)
-// CHECK: linalg.reduce { arith.maximumf } ins(%{{.*}} : tensor<16x64xf32>) outs(%[[INIT]] : tensor<64xf32>) dimensions = [0]
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$COLS]]], iterator_types = ["reduction", "parallel"]} ins(%{{.*}} : tensor<16x64xf32>) outs(%[[INIT]] : tensor<64xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: arith.maximumf %[[ACC]], %[[IN]] : f32
 func.func @reduce_max(%t: tensor<16x64xf32>) -> tensor<64xf32> attributes {tile.kernel} {
   %r = tile.reduce max %t dim 0 : tensor<16x64xf32> -> tensor<64xf32>
   return %r : tensor<64xf32>
@@ -142,9 +147,12 @@ func.func @scan_reverse_dim1(%t: tensor<4x8xi32>) -> tensor<4x8xi32> attributes 
 
 // -----
 
+// A broadcast is a generic reading its input through a projection.
+// CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @data_movement
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<16x32xf32>) outs(%{{.*}} : tensor<32x16xf32>) permutation = [1, 0]
-// CHECK: linalg.broadcast ins(%{{.*}} : tensor<32xf32>) outs(%{{.*}} : tensor<16x32xf32>) dimensions = [0]
+// CHECK: linalg.generic {indexing_maps = [#[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}} : tensor<32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<16x16xf32>)
 func.func @data_movement(%t: tensor<16x32xf32>, %v: tensor<32xf32>, %s: f32)
     -> (tensor<32x16xf32>, tensor<16x32xf32>, tensor<16x16xf32>) attributes {tile.kernel} {
@@ -219,4 +227,39 @@ func.func @host(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @keeps_program_id() -> index attributes {tile.kernel} {
   %p = tile.program_id z
   return %p : index
+}
+
+// -----
+
+// Elementwise producers and broadcasts fuse into a reduction that reads
+// each element once: one generic computes sum_j exp2(x[i, j] - y[j]).
+// CHECK-LABEL: func.func @fuse_into_reduce
+// CHECK: linalg.fill
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0, %arg1 : tensor<16x32xf32>, tensor<32xf32>)
+// CHECK: arith.subf
+// CHECK-NEXT: math.exp2
+// CHECK-NEXT: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @fuse_into_reduce(%x: tensor<16x32xf32>, %y: tensor<32xf32>) -> tensor<16xf32> attributes {tile.kernel} {
+  %b = tile.broadcast %y dims [0] : tensor<32xf32> -> tensor<16x32xf32>
+  %d = arith.subf %x, %b : tensor<16x32xf32>
+  %e = math.exp2 %d : tensor<16x32xf32>
+  %r = tile.reduce add %e dim 1 : tensor<16x32xf32> -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+// A scan reads each input element once per output row: its input's exp2
+// stays a separate generic, evaluated once per element.
+// CHECK-LABEL: func.func @no_fusion_into_scan
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<64x32xf32>)
+// CHECK: math.exp2
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[E]] : tensor<64x32xf32>)
+// CHECK-NOT: math.exp2
+func.func @no_fusion_into_scan(%x: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {tile.kernel} {
+  %e = math.exp2 %x : tensor<64x32xf32>
+  %s = tile.scan add %e dim 0 : tensor<64x32xf32>
+  return %s : tensor<64x32xf32>
 }
