@@ -8,8 +8,8 @@
 //
 //  1. accumulates the [16, 16] blocks S_qk[i, j] = sum_d q_i,d k_j,d
 //     2^(G_i,d - G_j,d) and S_kk (k for q) over K tiles of BK columns:
-//     - exact path (fla's token-parallel kernel): over the [BC, BC, BK]
-//       space of row pairs (i, j) and columns, the decays 2^(G_i - G_j) of
+//     - exact path (fla's token-parallel kernel): over the [BK, BC, BC]
+//       space of columns and row pairs (i, j), the decays 2^(G_i - G_j) of
 //       the pairs i >= j are formed elementwise in f32 and the products
 //       summed along K (tile.reduce on rank-3 tiles, into which the
 //       broadcasts and the math fuse); no reference row, so any g <= 0 is
@@ -108,26 +108,29 @@ struct IntraDiagKernel {
 
   /// Exact path: the K tile at `col` added to the accumulators (S_qk, S_kk)
   /// of the sub-chunk at `row0` with `n` valid rows (n <= BC). Over the
-  /// [BC (i), BC (j), BK (d)] space of all pairs, the decays 2^(G_i,d -
-  /// G_j,d) of the pairs n > i >= j (others are 0, so no exponent of an
-  /// unwritten or later row is used) multiply q_i,d k_j,d and k_i,d k_j,d,
-  /// summed along d. The broadcasts and the elementwise math fuse into the
-  /// two sums: no [BC, BC, BK] tile is stored.
+  /// [BK (d), BC (i), BC (j)] space of columns and row pairs, the decays
+  /// 2^(G_i,d - G_j,d) of the pairs n > i >= j (others are 0, so no
+  /// exponent of an unwritten or later row is used) multiply q_i,d k_j,d
+  /// and k_i,d k_j,d, summed along d. The broadcasts and the elementwise
+  /// math fuse into the two sums: no [BK, BC, BC] tile is stored. The
+  /// operands are read from transposed [BK, BC] tiles, so that the threads
+  /// of a warp, which take consecutive j, read consecutive words of shared
+  /// memory (from [BC, BK] tiles, every j would hit the same bank).
   SmallVector<Value> exactKStep(Value row0, Value n, Value col,
                                 ValueRange acc) {
-    Value qs = loadRows(q, row0, qkHead, col);
-    Value ks = loadRows(k, row0, qkHead, col);
-    Value gs = loadRows(G, row0, head, col);
-    SmallVector<int64_t> pairShape{kBC, kBC, bk};
-    auto asRowI = [&](Value x) { return t.broadcast(x, 1, pairShape); };
-    auto asRowJ = [&](Value x) { return t.broadcast(x, 0, pairShape); };
-    Value rowsIn = t.indexMask(pairShape, 0, n, arith::CmpIPredicate::slt);
-    Value pairs = t.andI(rowsIn, t.broadcast(t.lowerMask(kBC, 0), 2, pairShape));
+    Value qs = t.trans(loadRows(q, row0, qkHead, col));
+    Value ks = t.trans(loadRows(k, row0, qkHead, col));
+    Value gs = t.trans(loadRows(G, row0, head, col));
+    SmallVector<int64_t> pairShape{bk, kBC, kBC};
+    auto asRowI = [&](Value x) { return t.broadcast(x, 2, pairShape); };
+    auto asRowJ = [&](Value x) { return t.broadcast(x, 1, pairShape); };
+    Value rowsIn = t.indexMask(pairShape, 1, n, arith::CmpIPredicate::slt);
+    Value pairs = t.andI(rowsIn, t.broadcast(t.lowerMask(kBC, 0), 0, pairShape));
     // k_j,d 2^(G_i,d - G_j,d) for the pairs, else 0.
     Value kDecayed = t.keep(
         pairs, t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs)))));
-    Value sqk = t.sum(t.mul(asRowI(qs), kDecayed), 2);
-    Value skk = t.sum(t.mul(asRowI(ks), kDecayed), 2);
+    Value sqk = t.sum(t.mul(asRowI(qs), kDecayed), 0);
+    Value skk = t.sum(t.mul(asRowI(ks), kDecayed), 0);
     return {t.add(acc[0], sqk), t.add(acc[1], skk)};
   }
 

@@ -20,6 +20,36 @@ bool isSharedBuffer(Type type) {
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
+/// Rebuilds `loop` with only the iter_args `kept` (the others have no uses
+/// left, inside the body or of their results), so that their buffers are
+/// used by no loop and keep the freedom of any other buffer (padding).
+void dropIterArgs(scf::ForOp loop, ArrayRef<unsigned> kept) {
+  OpBuilder b(loop);
+  SmallVector<Value> inits;
+  for (unsigned i : kept)
+    inits.push_back(loop.getInitArgs()[i]);
+  auto rebuilt =
+      scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
+                         loop.getUpperBound(), loop.getStep(), inits);
+  rebuilt->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *body = rebuilt.getBody();
+  if (!body->empty())
+    body->back().erase(); // the builder's empty scf.yield
+  Block *old = loop.getBody();
+  loop.getInductionVar().replaceAllUsesWith(rebuilt.getInductionVar());
+  for (auto [n, i] : llvm::enumerate(kept)) {
+    loop.getRegionIterArg(i).replaceAllUsesWith(rebuilt.getRegionIterArgs()[n]);
+    loop.getResult(i).replaceAllUsesWith(rebuilt.getResult(n));
+  }
+  body->getOperations().splice(body->end(), old->getOperations());
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Value> yielded;
+  for (unsigned i : kept)
+    yielded.push_back(yield.getOperand(i));
+  yield->setOperands(yielded);
+  loop.erase();
+}
+
 } // namespace
 
 void kda::separateLoopCarriedBuffers(
@@ -28,11 +58,14 @@ void kda::separateLoopCarriedBuffers(
   func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    SmallVector<unsigned> kept;
     for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
       BlockArgument carried = loop.getRegionIterArg(i);
       Value yielded = yield.getOperand(i);
-      if (!isSharedBuffer(carried.getType()) || yielded == carried)
+      if (!isSharedBuffer(carried.getType()) || yielded == carried) {
+        kept.push_back(i);
         continue;
+      }
       auto type = cast<MemRefType>(carried.getType());
       Location loc = loop.getLoc();
       OpBuilder b(loop);
@@ -47,5 +80,7 @@ void kda::separateLoopCarriedBuffers(
       carried.replaceAllUsesWith(buffer);
       loop.getResult(i).replaceAllUsesWith(buffer);
     }
+    if (kept.size() != loop.getNumRegionIterArgs())
+      dropIterArgs(loop, kept);
   }
 }

@@ -11,7 +11,9 @@ namespace mlir::kda {
 /// Gives every workgroup buffer that an scf.for carries its own allocation,
 /// made before the loop: the initial value is copied into it, each
 /// iteration's yielded buffer is copied into it at the end of the body, and
-/// the loop yields it. New allocations are appended to `allocs`.
+/// the loop yields it. The loop then no longer carries it (the body and the
+/// code after the loop use the allocation directly). New allocations are
+/// appended to `allocs`.
 ///
 /// One-shot bufferization lets a loop yield a buffer allocated in its body
 /// (a fresh allocation per iteration in buffer semantics). Shared memory

@@ -3,6 +3,7 @@
 #include "SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -22,12 +23,75 @@ struct Buffer {
   int64_t bytes = 0;
   int64_t first = 0, last = 0; // live range in program positions
   int64_t offset = 0;
+  MemRefType padded; // the padded storage type, or null
 };
 
 /// Size in bytes of a static memref.
 int64_t sizeInBytes(MemRefType type) {
   return type.getNumElements() *
          llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+/// Bytes added to each row of a padded buffer. Shared memory has 32 banks
+/// of 4 bytes: rows whose length is a multiple of 128 bytes all start in
+/// bank 0, so threads reading one column of different rows (the
+/// fragments of mma.sync, a reduction over a row per thread) conflict.
+/// 16 more bytes per row put row r at bank 4r: the 8 rows x 4 words of an
+/// mma.sync fragment load hit 32 distinct banks, and rows stay 16-byte
+/// aligned for vector accesses.
+constexpr int64_t kRowPadBytes = 16;
+
+/// The padded type of a 2-D buffer whose rows are a multiple of 128 bytes
+/// long, or null when it keeps its layout. Only buffers that are used by
+/// linalg ops and subviews alone (directly or through subviews) are
+/// padded: those uses take any strided layout.
+MemRefType paddedRowType(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (type.getRank() != 2 || type.getDimSize(0) < 2)
+    return nullptr;
+  int64_t elemBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  int64_t rowBytes = type.getDimSize(1) * elemBytes;
+  if (rowBytes % 128 != 0 || kRowPadBytes % elemBytes != 0)
+    return nullptr;
+  std::function<bool(Value)> onlyStridedUses = [&](Value v) {
+    for (Operation *user : v.getUsers()) {
+      if (isa<linalg::LinalgOp>(user))
+        continue;
+      auto subview = dyn_cast<memref::SubViewOp>(user);
+      if (!subview || subview.getSource() != v ||
+          !onlyStridedUses(subview.getResult()))
+        return false;
+    }
+    return true;
+  };
+  if (!onlyStridedUses(alloc.getResult()))
+    return nullptr;
+  return MemRefType::get(
+      {type.getDimSize(0), type.getDimSize(1) + kRowPadBytes / elemBytes},
+      type.getElementType(), AffineMap(), type.getMemorySpace());
+}
+
+/// Makes `from`'s users use `to`, a view of the same shape with another
+/// (strided) layout: linalg ops take it as is, subviews are rebuilt with
+/// the layout their new source gives them, and so on down.
+void replaceWithRestrided(OpBuilder &b, Value from, Value to) {
+  for (OpOperand &use : llvm::make_early_inc_range(from.getUses())) {
+    Operation *user = use.getOwner();
+    if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+      b.setInsertionPoint(subview);
+      MemRefType resultType = memref::SubViewOp::inferRankReducedResultType(
+          subview.getType().getShape(), cast<MemRefType>(to.getType()),
+          subview.getMixedOffsets(), subview.getMixedSizes(),
+          subview.getMixedStrides());
+      auto rebuilt = memref::SubViewOp::create(
+          b, subview.getLoc(), resultType, to, subview.getMixedOffsets(),
+          subview.getMixedSizes(), subview.getMixedStrides());
+      replaceWithRestrided(b, subview.getResult(), rebuilt.getResult());
+      subview.erase();
+      continue;
+    }
+    use.set(to);
+  }
 }
 
 } // namespace
@@ -56,7 +120,10 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
   for (memref::AllocOp alloc : allocs) {
     Buffer buffer;
     buffer.alloc = alloc;
-    buffer.bytes = llvm::alignTo(sizeInBytes(alloc.getType()), kAlignment);
+    buffer.padded = paddedRowType(alloc);
+    buffer.bytes = llvm::alignTo(
+        sizeInBytes(buffer.padded ? buffer.padded : alloc.getType()),
+        kAlignment);
     buffer.first = begin[alloc];
     buffer.last = begin[alloc];
     // Every use of the allocation or of a view of it, widened to the loops
@@ -142,13 +209,24 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     dynamicBytes = total;
   }
   for (Buffer &buffer : buffers) {
+    Location loc = buffer.alloc.getLoc();
     b.setInsertionPoint(buffer.alloc);
-    Value offset =
-        arith::ConstantIndexOp::create(b, buffer.alloc.getLoc(), buffer.offset);
-    Value view = memref::ViewOp::create(b, buffer.alloc.getLoc(),
-                                        buffer.alloc.getType(), block, offset,
-                                        ValueRange{});
-    buffer.alloc.replaceAllUsesWith(view);
+    Value offset = arith::ConstantIndexOp::create(b, loc, buffer.offset);
+    if (!buffer.padded) {
+      Value view = memref::ViewOp::create(b, loc, buffer.alloc.getType(),
+                                          block, offset, ValueRange{});
+      buffer.alloc.replaceAllUsesWith(view);
+      buffer.alloc.erase();
+      continue;
+    }
+    // The padded rows, and the [R, C] window of them the code uses.
+    Value storage = memref::ViewOp::create(b, loc, buffer.padded, block,
+                                           offset, ValueRange{});
+    ArrayRef<int64_t> shape = buffer.alloc.getType().getShape();
+    Value window = memref::SubViewOp::create(
+        b, loc, storage, ArrayRef<int64_t>{0, 0}, shape,
+        ArrayRef<int64_t>{1, 1});
+    replaceWithRestrided(b, buffer.alloc.getResult(), window);
     buffer.alloc.erase();
   }
   return dynamicBytes;

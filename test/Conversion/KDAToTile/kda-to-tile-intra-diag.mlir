@@ -2,8 +2,8 @@
 
 // kda.intra_diag, exact path: one program per (chunk, batch x value head)
 // along x; an scf.for over the sub-chunks that have rows, min(4, ceil(rows
-// left / 16)), and in it an scf.for over K tiles: over the [16, 16, BK]
-// space of row pairs and columns, the pairwise decays 2^(G_i - G_j) of the
+// left / 16)), and in it an scf.for over K tiles: over the [BK, 16, 16]
+// space of columns and row pairs (operands transposed to [BK, 16]), the pairwise decays 2^(G_i - G_j) of the
 // rows n > i >= j times q_i k_j and k_i k_j, summed along K into both
 // blocks. Then the masks, scale, beta and the stores of the Aqk
 // diagonal block and all 16 columns of Akkd.
@@ -46,22 +46,24 @@
 // CHECK: tile.load %[[KQ]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
 // CHECK: tile.load %[[KK]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
 // CHECK: %[[GS:.*]] = tile.load %[[KG]][%[[BATCH]], %[[SROW]], %[[HV]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
-// The pairs (i, j, d): rows i < n, i >= j, decays 2^(G_i - G_j).
-// CHECK: tile.iota dim 0 : tensor<16x16x32xi32>
-// CHECK: %[[ROWSIN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<16x16x32xi32>
+// The operands are transposed to [BK, 16] tiles; the pairs (d, i, j):
+// rows i < n, i >= j, decays 2^(G_i - G_j).
+// CHECK: %[[GT:.*]] = tile.trans %[[GS]] : tensor<16x32xf32> -> tensor<32x16xf32>
+// CHECK: tile.iota dim 1 : tensor<32x16x16xi32>
+// CHECK: %[[ROWSIN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<32x16x16xi32>
 // CHECK: %[[TRI:.*]] = tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
-// CHECK: %[[TRI3:.*]] = tile.broadcast %[[TRI]] dims [2] : tensor<16x16xi1> -> tensor<16x16x32xi1>
-// CHECK: %[[PAIRS:.*]] = arith.andi %[[ROWSIN]], %[[TRI3]] : tensor<16x16x32xi1>
-// CHECK: %[[GJ:.*]] = tile.broadcast %[[GS]] dims [0] : tensor<16x32xf32> -> tensor<16x16x32xf32>
-// CHECK: %[[GI:.*]] = tile.broadcast %[[GS]] dims [1] : tensor<16x32xf32> -> tensor<16x16x32xf32>
-// CHECK: %[[DG:.*]] = arith.subf %[[GI]], %[[GJ]] : tensor<16x16x32xf32>
-// CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<16x16x32xf32>
-// CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<16x16x32xf32>
-// CHECK: %[[KDEC:.*]] = arith.select %[[PAIRS]], %[[KE]], %{{.*}} : tensor<16x16x32xi1>, tensor<16x16x32xf32>
-// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<16x16x32xf32>
-// CHECK: tile.reduce add %{{.*}} dim 2 : tensor<16x16x32xf32> -> tensor<16x16xf32>
-// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<16x16x32xf32>
-// CHECK: tile.reduce add %{{.*}} dim 2 : tensor<16x16x32xf32> -> tensor<16x16xf32>
+// CHECK: %[[TRI3:.*]] = tile.broadcast %[[TRI]] dims [0] : tensor<16x16xi1> -> tensor<32x16x16xi1>
+// CHECK: %[[PAIRS:.*]] = arith.andi %[[ROWSIN]], %[[TRI3]] : tensor<32x16x16xi1>
+// CHECK: %[[GJ:.*]] = tile.broadcast %[[GT]] dims [1] : tensor<32x16xf32> -> tensor<32x16x16xf32>
+// CHECK: %[[GI:.*]] = tile.broadcast %[[GT]] dims [2] : tensor<32x16xf32> -> tensor<32x16x16xf32>
+// CHECK: %[[DG:.*]] = arith.subf %[[GI]], %[[GJ]] : tensor<32x16x16xf32>
+// CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<32x16x16xf32>
+// CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<32x16x16xf32>
+// CHECK: %[[KDEC:.*]] = arith.select %[[PAIRS]], %[[KE]], %{{.*}} : tensor<32x16x16xi1>, tensor<32x16x16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<32x16x16xf32>
+// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<32x16x16xf32>
+// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
 // CHECK: scf.yield
 // No tensor-core dot on the exact path.
 // CHECK-NOT: tile.dot

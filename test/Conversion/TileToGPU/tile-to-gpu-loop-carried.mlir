@@ -4,17 +4,18 @@
 // bufferization makes of a tile carried by scf.for) gets a carried buffer
 // allocated before the loop: the initial tile is copied into it, the body
 // reads it instead of the iter_arg, the yielded tile is copied into it at
-// the end of each iteration, and the code after the loop reads it. Without
+// the end of each iteration, and the code after the loop reads it; the
+// loop no longer carries anything (its iter_arg is dropped). Without
 // this, the body's allocation (one fixed place in shared memory) would be
 // overwritten by the next iteration while that iteration still reads the
 // carried tile through its iter_arg.
 
 // CHECK-LABEL: gpu.func @carry
-// CHECK-SAME: workgroup(%[[S:.*]] : memref<8192xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
-// CHECK: %[[INIT:.*]] = memref.view %[[S]][%c0][] : {{.*}} to memref<32x32xf32, #gpu.address_space<workgroup>>
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<4096xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK: %[[INIT:.*]] = memref.view %[[S]][%c0][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
 // CHECK: memref.store %{{.*}}, %[[INIT]]
 // The initial tile is copied into the carried buffer (its own bytes).
-// CHECK: %[[CARRIED:.*]] = memref.view %[[S]][%c4096][] : {{.*}} to memref<32x32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[CARRIED:.*]] = memref.view %[[S]][%c2048][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[X:.*]] = memref.load %[[INIT]]
 // CHECK-NEXT: memref.store %[[X]], %[[CARRIED]]
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
@@ -32,21 +33,21 @@
 // After the loop, the carried buffer holds the result.
 // CHECK: %[[R:.*]] = memref.load %[[CARRIED]]
 // CHECK-NEXT: memref.store %[[R]], %arg1
-func.func @carry(%a: memref<32x32xf32>, %b: memref<32x32xf32>, %n: index) attributes {tile.kernel} {
+func.func @carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %init = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
-  linalg.copy ins(%a : memref<32x32xf32>) outs(%init : memref<32x32xf32, #gpu.address_space<workgroup>>)
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %init) -> (memref<32x32xf32, #gpu.address_space<workgroup>>) {
-    %next = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %init = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<32x16xf32>) outs(%init : memref<32x16xf32, #gpu.address_space<workgroup>>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %init) -> (memref<32x16xf32, #gpu.address_space<workgroup>>) {
+    %next = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
     linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-        ins(%t : memref<32x32xf32, #gpu.address_space<workgroup>>) outs(%next : memref<32x32xf32, #gpu.address_space<workgroup>>) {
+        ins(%t : memref<32x16xf32, #gpu.address_space<workgroup>>) outs(%next : memref<32x16xf32, #gpu.address_space<workgroup>>) {
     ^bb0(%x: f32, %y: f32):
       %e = math.exp %x : f32
       linalg.yield %e : f32
     }
-    scf.yield %next : memref<32x32xf32, #gpu.address_space<workgroup>>
+    scf.yield %next : memref<32x16xf32, #gpu.address_space<workgroup>>
   }
-  linalg.copy ins(%r : memref<32x32xf32, #gpu.address_space<workgroup>>) outs(%b : memref<32x32xf32>)
+  linalg.copy ins(%r : memref<32x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<32x16xf32>)
   return
 }

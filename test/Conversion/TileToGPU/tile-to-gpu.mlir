@@ -11,10 +11,11 @@
 // CHECK: gpu.launch_func @kda_kernels::@scale blocks in (%[[N]], %{{.*}}, %{{.*}}) threads in (%[[C64]], %{{.*}}, %{{.*}}) args(%[[IN]] : memref<?x32xf32>, %[[OUT]] : memref<?x32xf32>)
 // CHECK: gpu.module @kda_kernels
 // CHECK: gpu.func @scale(%[[A:.*]]: memref<?x32xf32>, %[[B:.*]]: memref<?x32xf32>)
-// CHECK-SAME: workgroup(%[[SHARED:.*]] : memref<2048xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK-SAME: workgroup(%[[SHARED:.*]] : memref<2304xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 64, 1, 1>}
 // CHECK: %[[PID:.*]] = gpu.block_id x
-// CHECK: %[[TILE:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<16x32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[ROWS:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<16x36xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[TILE:.*]] = memref.subview %[[ROWS]][0, 0] [16, 32] [1, 1]
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[START:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
@@ -25,7 +26,7 @@
 // CHECK: memref.store %{{.*}}, %[[TILE]]
 // CHECK: gpu.barrier
 // CHECK: scf.for
-// CHECK: memref.load %{{.*}} : memref<16x32xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.load %{{.*}} : memref<16x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
 // CHECK: memref.store %{{.*}} : memref<16x32xf32, strided<[32, 1], offset: ?>>
 // CHECK: gpu.barrier
 // CHECK: gpu.return
@@ -106,22 +107,22 @@ func.func @total(%a: memref<64xf32>, %b: memref<f32>) attributes {tile.kernel} {
 // buffer used inside a loop stays live for the whole loop.
 
 // CHECK-LABEL: gpu.func @reuse
-// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
-// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
-// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
-// CHECK: memref.view %[[S]][%c8192{{[_0-9]*}}][] : {{.*}} to memref<64x32xf32, #gpu.address_space<workgroup>>
-func.func @reuse(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %n: index) attributes {tile.kernel} {
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<8192xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[S]][%c4096{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+func.func @reuse(%a: memref<64x16xf32>, %b: memref<64x16xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %t1 = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
-  linalg.copy ins(%a : memref<64x32xf32>) outs(%t1 : memref<64x32xf32, #gpu.address_space<workgroup>>)
-  linalg.copy ins(%t1 : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%b : memref<64x32xf32>)
-  %t2 = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
-  %t3 = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %t1 = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<64x16xf32>) outs(%t1 : memref<64x16xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%t1 : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<64x16xf32>)
+  %t2 = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+  %t3 = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
   scf.for %i = %c0 to %n step %c1 {
-    linalg.copy ins(%a : memref<64x32xf32>) outs(%t2 : memref<64x32xf32, #gpu.address_space<workgroup>>)
-    linalg.copy ins(%t2 : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%t3 : memref<64x32xf32, #gpu.address_space<workgroup>>)
-    linalg.copy ins(%t3 : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%b : memref<64x32xf32>)
+    linalg.copy ins(%a : memref<64x16xf32>) outs(%t2 : memref<64x16xf32, #gpu.address_space<workgroup>>)
+    linalg.copy ins(%t2 : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%t3 : memref<64x16xf32, #gpu.address_space<workgroup>>)
+    linalg.copy ins(%t3 : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<64x16xf32>)
   }
   return
 }
@@ -129,10 +130,10 @@ func.func @reuse(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %n: index) attrib
 // -----
 
 // Above 48 KB the kernel switches to dynamic shared memory, and its launch
-// asks for the bytes.
+// asks for the bytes (128 rows of 128 f32, padded to 132: 67584).
 
 // CHECK-LABEL: func.func @big_host
-// CHECK: %[[BYTES:.*]] = arith.constant 65536 : i32
+// CHECK: %[[BYTES:.*]] = arith.constant 67584 : i32
 // CHECK: gpu.launch_func @kda_kernels::@big blocks in ({{.*}}) threads in ({{.*}}) dynamic_shared_memory_size %[[BYTES]]
 // CHECK-LABEL: gpu.func @big
 // CHECK-NOT: workgroup(
@@ -157,19 +158,19 @@ func.func @big(%a: memref<128x128xf32>) attributes {tile.kernel} {
 // for the whole kernel, so %late (written after the loop) gets its own.
 
 // CHECK-LABEL: gpu.func @escapes
-// CHECK-SAME: workgroup(%[[S:.*]] : memref<16384xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<8192xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK-DAG: memref.view %[[S]][%c0{{[_0-9]*}}][]
-// CHECK-DAG: memref.view %[[S]][%c8192{{[_0-9]*}}][]
-func.func @escapes(%a: memref<64x32xf32>, %n: index) attributes {tile.kernel} {
+// CHECK-DAG: memref.view %[[S]][%c4096{{[_0-9]*}}][]
+func.func @escapes(%a: memref<64x16xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %init = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
-  linalg.copy ins(%a : memref<64x32xf32>) outs(%init : memref<64x32xf32, #gpu.address_space<workgroup>>)
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (memref<64x32xf32, #gpu.address_space<workgroup>>) {
-    scf.yield %acc : memref<64x32xf32, #gpu.address_space<workgroup>>
+  %init = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<64x16xf32>) outs(%init : memref<64x16xf32, #gpu.address_space<workgroup>>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (memref<64x16xf32, #gpu.address_space<workgroup>>) {
+    scf.yield %acc : memref<64x16xf32, #gpu.address_space<workgroup>>
   }
-  %late = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
-  linalg.copy ins(%r : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%late : memref<64x32xf32, #gpu.address_space<workgroup>>)
-  linalg.copy ins(%late : memref<64x32xf32, #gpu.address_space<workgroup>>) outs(%a : memref<64x32xf32>)
+  %late = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%r : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%late : memref<64x16xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%late : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%a : memref<64x16xf32>)
   return
 }

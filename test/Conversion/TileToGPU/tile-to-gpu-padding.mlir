@@ -1,0 +1,55 @@
+// RUN: kda-opt %s --split-input-file --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
+
+// A 2-D shared buffer whose rows are a multiple of 128 bytes long (here
+// 32 x f32) gets 16 bytes of padding per row: it is stored as 16 x 36 f32
+// and used through a [16, 32] window with row stride 36, so that column
+// accesses to different rows fall in different banks.
+// CHECK-LABEL: gpu.func @padded
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<2304xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK: %[[ROWS:.*]] = memref.view %[[S]][%c0][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<16x36xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[WIN:.*]] = memref.subview %[[ROWS]][0, 0] [16, 32] [1, 1] : memref<16x36xf32, #gpu.address_space<workgroup>> to memref<16x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+// CHECK: memref.store %{{.*}}, %[[WIN]][%{{.*}}, %{{.*}}] : memref<16x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+// A subview of the buffer keeps the padded stride.
+// CHECK: %[[PART:.*]] = memref.subview %[[WIN]][0, 0] [8, 32] [1, 1] : memref<16x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>> to memref<8x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+// CHECK: memref.load %[[PART]]
+func.func @padded(%a: memref<16x32xf32>, %b: memref<8x32xf32>) attributes {tile.kernel} {
+  %t = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xf32>) outs(%t : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  %part = memref.subview %t[0, 0] [8, 32] [1, 1] : memref<16x32xf32, #gpu.address_space<workgroup>> to memref<8x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%part : memref<8x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>) outs(%b : memref<8x32xf32>)
+  return
+}
+
+// -----
+
+// Rows that are not a multiple of 128 bytes (16 x f32 = 64 bytes) keep
+// their layout.
+// CHECK-LABEL: gpu.func @short_rows
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<1024xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK: memref.view %[[S]][%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: strided
+func.func @short_rows(%a: memref<16x16xf32>, %b: memref<16x16xf32>) attributes {tile.kernel} {
+  %t = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x16xf32>) outs(%t : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%t : memref<16x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<16x16xf32>)
+  return
+}
+
+// -----
+
+// A buffer that a loop carries keeps its layout (the loop's types would
+// have to change with it).
+// CHECK-LABEL: gpu.func @carried
+// CHECK-NOT: strided<[36, 1]>
+// CHECK: scf.for
+func.func @carried(%a: memref<16x32xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xf32>) outs(%t : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %t) -> (memref<16x32xf32, #gpu.address_space<workgroup>>) {
+    scf.yield %x : memref<16x32xf32, #gpu.address_space<workgroup>>
+  }
+  linalg.copy ins(%r : memref<16x32xf32, #gpu.address_space<workgroup>>) outs(%a : memref<16x32xf32>)
+  return
+}
