@@ -32,31 +32,86 @@
 
 using namespace mlir;
 
+namespace {
+
+/// The frame both lowerings share: the lane coordinates g = lane / 4 and
+/// t = lane % 4, and a loop in which the block's warps take the 16x8 tiles
+/// of the [m, n] output in turn. The rewriter is left at the start of the
+/// loop body; row0 and col0 are the tile's first row and column.
+struct WarpTileLoop {
+  Value g, t, row0, col0;
+  scf::ForOp loop;
+};
+
+WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
+                               int64_t n, int64_t numThreads) {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  WarpTileLoop w;
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
+  Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
+  w.g = arith::DivUIOp::create(rewriter, loc, lane, cst(4));
+  w.t = arith::RemUIOp::create(rewriter, loc, lane, cst(4));
+  int64_t tilesN = n / 8;
+  w.loop = scf::ForOp::create(rewriter, loc, warp, cst((m / 16) * tilesN),
+                              cst(numThreads / 32));
+  rewriter.setInsertionPointToStart(w.loop.getBody());
+  Value tile = w.loop.getInductionVar();
+  w.row0 = arith::MulIOp::create(
+      rewriter, loc, arith::DivUIOp::create(rewriter, loc, tile, cst(tilesN)),
+      cst(16));
+  w.col0 = arith::MulIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, cst(tilesN)),
+      cst(8));
+  return w;
+}
+
+/// The operands of a matmul on memrefs, C[m, n] += A[m, k] B[k, n], with
+/// their types; `valid` when all three are statically shaped memrefs.
+struct MatmulOperands {
+  Value a, b, c;
+  MemRefType aType, bType, cType;
+  int64_t m = 0, n = 0, k = 0;
+  bool valid = false;
+
+  explicit MatmulOperands(linalg::MatmulOp op)
+      : a(op.getDpsInputs()[0]), b(op.getDpsInputs()[1]),
+        c(op.getDpsInits()[0]) {
+    aType = dyn_cast<MemRefType>(a.getType());
+    bType = dyn_cast<MemRefType>(b.getType());
+    cType = dyn_cast<MemRefType>(c.getType());
+    valid = op.hasPureBufferSemantics() && aType && bType && cType &&
+            aType.hasStaticShape() && bType.hasStaticShape() &&
+            cType.hasStaticShape();
+    if (valid) {
+      m = cType.getDimSize(0);
+      n = cType.getDimSize(1);
+      k = aType.getDimSize(1);
+    }
+  }
+};
+
+} // namespace
+
 bool kda::canUseTF32MmaSync(linalg::MatmulOp op, int64_t numThreads) {
+  MatmulOperands mm(op);
   if (!op->hasAttr(tile::TileDialect::getTF32AttrName()) ||
-      numThreads % 32 != 0 || !op.hasPureBufferSemantics())
+      numThreads % 32 != 0 || !mm.valid)
     return false;
-  auto a = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
-  auto b = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
-  auto c = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
-  if (!a || !b || !c || !a.hasStaticShape() || !b.hasStaticShape() ||
-      !c.hasStaticShape())
+  if (!mm.aType.getElementType().isF32() ||
+      !mm.bType.getElementType().isF32() || !mm.cType.getElementType().isF32())
     return false;
-  if (!a.getElementType().isF32() || !b.getElementType().isF32() ||
-      !c.getElementType().isF32())
-    return false;
-  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  return m % 16 == 0 && n % 8 == 0 && k % 8 == 0;
+  return mm.m % 16 == 0 && mm.n % 8 == 0 && mm.k % 8 == 0;
 }
 
 void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                                    int64_t numThreads) {
   Location loc = op.getLoc();
-  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
-  Value c = op.getDpsInits()[0];
-  auto cType = cast<MemRefType>(c.getType());
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = cast<MemRefType>(a.getType()).getDimSize(1);
+  MatmulOperands mm(op);
+  Value a = mm.a, b = mm.b, c = mm.c;
+  int64_t m = mm.m, n = mm.n, k = mm.k;
   rewriter.setInsertionPoint(op);
 
   auto cst = [&](int64_t v) {
@@ -65,28 +120,13 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   auto add = [&](Value x, Value y) {
     return arith::AddIOp::create(rewriter, loc, x, y).getResult();
   };
-  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
-  Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
-  Value g = arith::DivUIOp::create(rewriter, loc, lane, cst(4));
-  Value t = arith::RemUIOp::create(rewriter, loc, lane, cst(4));
+  WarpTileLoop w = beginWarpTileLoop(rewriter, loc, m, n, numThreads);
+  Value g = w.g, t = w.t, row0 = w.row0, col0 = w.col0;
+  scf::ForOp tileLoop = w.loop;
   Value g8 = add(g, cst(8));
   Value t4 = add(t, cst(4));
   Value t2 = arith::MulIOp::create(rewriter, loc, t, cst(2));
   Value t21 = add(t2, cst(1));
-
-  int64_t tilesN = n / 8;
-  auto tileLoop = scf::ForOp::create(rewriter, loc, warp,
-                                     cst((m / 16) * tilesN),
-                                     cst(numThreads / 32));
-  rewriter.setInsertionPointToStart(tileLoop.getBody());
-  Value tile = tileLoop.getInductionVar();
-  Value row0 = arith::MulIOp::create(
-      rewriter, loc, arith::DivUIOp::create(rewriter, loc, tile, cst(tilesN)),
-      cst(16));
-  Value col0 = arith::MulIOp::create(
-      rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, cst(tilesN)),
-      cst(8));
   Value rg = add(row0, g), rg8 = add(row0, g8);
   Value cg = add(col0, g);
   Value c2t = add(col0, t2), c2t1 = add(col0, t21);
@@ -135,34 +175,26 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
 }
 
 bool kda::canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads) {
-  if (numThreads % 32 != 0 || !op.hasPureBufferSemantics())
+  MatmulOperands mm(op);
+  if (numThreads % 32 != 0 || !mm.valid)
     return false;
-  auto a = dyn_cast<MemRefType>(op.getDpsInputs()[0].getType());
-  auto b = dyn_cast<MemRefType>(op.getDpsInputs()[1].getType());
-  auto c = dyn_cast<MemRefType>(op.getDpsInits()[0].getType());
-  if (!a || !b || !c || !a.hasStaticShape() || !b.hasStaticShape() ||
-      !c.hasStaticShape())
-    return false;
-  Type elem = a.getElementType();
-  if (!(elem.isBF16() || elem.isF16()) || b.getElementType() != elem ||
-      !c.getElementType().isF32())
+  Type elem = mm.aType.getElementType();
+  if (!(elem.isBF16() || elem.isF16()) ||
+      mm.bType.getElementType() != elem || !mm.cType.getElementType().isF32())
     return false;
   // A plain matmul: identity maps (no transposed or broadcast variants).
   if (op.getIndexingMapsArray() != op.getDefaultIndexingMaps(op.getContext()))
     return false;
-  int64_t m = c.getDimSize(0), n = c.getDimSize(1), k = a.getDimSize(1);
-  return m % 16 == 0 && n % 8 == 0 && k % 16 == 0;
+  return mm.m % 16 == 0 && mm.n % 8 == 0 && mm.k % 16 == 0;
 }
 
 void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                                     int64_t numThreads) {
   Location loc = op.getLoc();
-  Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1];
-  Value c = op.getDpsInits()[0];
-  auto cType = cast<MemRefType>(c.getType());
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = cast<MemRefType>(a.getType()).getDimSize(1);
-  Type elem = cast<MemRefType>(a.getType()).getElementType();
+  MatmulOperands mm(op);
+  Value a = mm.a, b = mm.b, c = mm.c;
+  int64_t m = mm.m, n = mm.n, k = mm.k;
+  Type elem = mm.aType.getElementType();
   const bool bf16 = elem.isBF16();
   rewriter.setInsertionPoint(op);
 
@@ -172,25 +204,10 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   auto add = [&](Value x, Value y) {
     return arith::AddIOp::create(rewriter, loc, x, y).getResult();
   };
-  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
-  Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
-  Value g = arith::DivUIOp::create(rewriter, loc, lane, cst(4));
-  Value t = arith::RemUIOp::create(rewriter, loc, lane, cst(4));
-  Value t2 = arith::MulIOp::create(rewriter, loc, t, cst(2));
-
-  int64_t tilesN = n / 8;
-  auto tileLoop = scf::ForOp::create(rewriter, loc, warp,
-                                     cst((m / 16) * tilesN),
-                                     cst(numThreads / 32));
-  rewriter.setInsertionPointToStart(tileLoop.getBody());
-  Value tile = tileLoop.getInductionVar();
-  Value row0 = arith::MulIOp::create(
-      rewriter, loc, arith::DivUIOp::create(rewriter, loc, tile, cst(tilesN)),
-      cst(16));
-  Value col0 = arith::MulIOp::create(
-      rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, cst(tilesN)),
-      cst(8));
+  WarpTileLoop w = beginWarpTileLoop(rewriter, loc, m, n, numThreads);
+  Value g = w.g, row0 = w.row0, col0 = w.col0;
+  scf::ForOp tileLoop = w.loop;
+  Value t2 = arith::MulIOp::create(rewriter, loc, w.t, cst(2));
   Value rg = add(row0, g), rg8 = add(rg, cst(8));
   Value cg = add(col0, g);
   Value c2t = add(col0, t2), c2t1 = add(c2t, cst(1));
