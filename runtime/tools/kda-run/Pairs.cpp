@@ -47,4 +47,17 @@ PairSelection selectPairs(const std::vector<Sequence> &sequences, int64_t heads,
   return selection;
 }
 
+std::vector<char> checkedRowHeads(const std::vector<Sequence> &sequences,
+                                  const PairSelection &selection,
+                                  int64_t heads, int64_t rows) {
+  std::vector<char> flags(static_cast<size_t>(rows * heads), 0);
+  for (size_t i : selection.checked) {
+    const HeadPair &p = selection.all[i];
+    const Sequence &s = sequences[p.seq];
+    for (int64_t r = s.begin; r < s.end; ++r)
+      flags[static_cast<size_t>(r * heads + p.head)] = 1;
+  }
+  return flags;
+}
+
 } // namespace kda::run

@@ -52,6 +52,13 @@ struct PairSelection {
 PairSelection selectPairs(const std::vector<Sequence> &sequences, int64_t heads,
                           int64_t checkHeads, uint64_t seed);
 
+/// For outputs laid out [B * T rows, heads, ...]: one flag per (row, head),
+/// at row * heads + head, set where the row belongs to the sequence of a
+/// checked pair of `selection` and the head is that pair's.
+std::vector<char> checkedRowHeads(const std::vector<Sequence> &sequences,
+                                  const PairSelection &selection,
+                                  int64_t heads, int64_t rows);
+
 } // namespace kda::run
 
 #endif // KDA_RUN_PAIRS_H

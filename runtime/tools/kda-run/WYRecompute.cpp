@@ -10,17 +10,20 @@
 // reference's (I + Akk)^-1 of those inputs rounded to k's dtype. Entries of
 // M the kernel must ignore hold NaN: those above the diagonal and those in
 // columns past the sequence end of a tail chunk. The reference is
-// ref::computeW / computeU / computeKg of the stored (rounded) inputs, and
-// every element of every output is compared.
+// ref::computeW / computeU / computeKg of the stored (rounded) inputs;
+// every element of every output is scanned for NaN/Inf and compared, or,
+// with --check-heads N, those of N random (sequence, head) pairs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostTensor.h"
 #include "ProgramRunner.h"
+#include "Pairs.h"
 #include "StageInputs.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace kda::run {
@@ -85,6 +88,11 @@ private:
 
   Options opt;
   StageSetup s;
+  /// The sequences, the (sequence, head) pairs to compare, and per (row,
+  /// head) of the [B * T, HV, ...] outputs whether it is compared.
+  std::vector<Sequence> seqs;
+  PairSelection pairs;
+  std::vector<char> checkedRows;
   ref::Problem problem;
   std::string description;
 };
@@ -106,6 +114,9 @@ bool WYRecomputeRunner::configure(const Options &options,
       return false;
     }
   problem = stageProblem(s, opt, 1.0, ref::StateLayout::KV);
+  seqs = sequencesOf(s.B, s.T, opt.cuSeqlens);
+  pairs = selectPairs(seqs, s.HV, opt.checkHeads, opt.seed);
+  checkedRows = checkedRowHeads(seqs, pairs, s.HV, s.B * s.T);
   description =
       "B=" + std::to_string(s.B) + " T=" + std::to_string(s.T) +
       " H=" + std::to_string(s.H) + " HV=" + std::to_string(s.HV) +
@@ -146,10 +157,17 @@ void WYRecomputeRunner::makeInputs(std::vector<HostTensor> &args) {
 }
 
 void WYRecomputeRunner::injectError(std::vector<HostTensor> &args) {
+  // The middle row of the first checked pair: an element the check compares.
+  if (pairs.checked.empty())
+    return;
+  const HeadPair &p = pairs.all[pairs.checked.front()];
+  const Sequence &seq = seqs[p.seq];
+  const int64_t rowHead = (seq.begin + seq.length() / 2) * s.HV + p.head;
   for (Arg a : {W, U, Kg})
-    if (has(a) && get(args, a).size() > 0) {
+    if (has(a)) {
       HostTensor &t = get(args, a);
-      t.set(t.size() / 2, t.get(t.size() / 2) + 1.0);
+      const int64_t at = rowHead * (a == U ? s.V : s.K);
+      t.set(at, t.get(at) + 1.0);
       return;
     }
 }
@@ -175,11 +193,17 @@ void WYRecomputeRunner::check(const std::vector<HostTensor> &args,
     if (has(Kg))
       refs[2] = ref::computeKg(problem, k, G);
   }
+  // Every element is scanned for NaN/Inf; those of the checked (sequence,
+  // head) pairs are compared too.
+  if (compare && pairs.sampled())
+    std::printf("checking %zu of %zu (sequence, head) pairs\n",
+                pairs.checked.size(), pairs.all.size());
   const Arg outs[3] = {W, U, Kg};
   for (int o = 0; o < 3; ++o) {
     if (!has(outs[o]))
       continue;
     const HostTensor &t = get(args, outs[o]);
+    const int64_t width = outs[o] == U ? s.V : s.K;
     OutputStats st;
     st.name = kArgs[outs[o]].name;
     st.threshold = threshold(t.dtype(), outs[o] != Kg);
@@ -189,7 +213,7 @@ void WYRecomputeRunner::check(const std::vector<HostTensor> &args,
       double x = t.get(i);
       if (!std::isfinite(x))
         ++st.nonfinite;
-      else if (compare)
+      else if (compare && checkedRows[i / width])
         st.add(x, refs[o][i]);
     }
     outputs.push_back(st);

@@ -36,8 +36,14 @@
 // RUN: kda-run %t/k64_v96_f16.kdab --cpu --batch 2 --seq-len 64 --heads 2 --value-heads 4 | FileCheck %s
 // RUN: kda-run %t/k64_v96_f16.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 4 | FileCheck %s
 // RUN: not kda-run %t/gva_k100_bf16_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 8 --inject-error | FileCheck %s --check-prefix=WRONG
+// --check-heads 3: 3 of the 16 (sequence, head) pairs are compared (every
+// element is still scanned for NaN/Inf), and an injected error in a compared
+// pair fails the check.
+// RUN: kda-run %t/gva_k100_bf16_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 8 --check-heads 3 | FileCheck %s --check-prefixes=CHECK,SAMPLED
+// RUN: not kda-run %t/gva_k100_bf16_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 8 --check-heads 3 --inject-error | FileCheck %s --check-prefix=WRONG
 
 // CHECK: (program=output) on the CPU build:
+// SAMPLED: checking 3 of 16 (sequence, head) pairs
 // CHECK-NOT: FAIL
 // CHECK: PASS
 // WRONG: FAIL
