@@ -69,11 +69,13 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "::mlir::ModuleOp">
     Tile loads become clamped `memref.subview`s padded to the tile shape with
     `tensor.pad`, stores become `bufferization.materialize_in_destination`
     into clamped subviews, and compute ops become linalg ops
-    (`linalg.matmul`, `linalg.reduce`, `linalg.transpose`,
-    `linalg.broadcast`, `linalg.fill`, `linalg.generic`); elementwise
-    arith/math on tiles becomes `linalg.generic`. Scans become a
-    `linalg.generic` that combines, for each output element, the inputs at
-    or before it in index order. `tf32` dots round their operands to tf32
+    (`linalg.matmul`, `linalg.transpose`, `linalg.fill`, and
+    `linalg.generic` for reductions, broadcasts and elementwise arith/math
+    on tiles). Elementwise producers then fuse into their consumers; into a
+    reduction only through an operand it reads once per element, so no
+    input is recomputed. Scans become a `linalg.generic` that combines, for
+    each output element, the inputs at or before it in index order (their
+    inputs are not fused into them). `tf32` dots round their operands to tf32
     (round to nearest) before an exact product, `tf32x3` sums three such
     products. `tile.varlen_chunk` becomes a binary search (`scf.while`).
     Program ids and launches are kept.
@@ -109,15 +111,20 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     Moves every tile kernel into a `gpu.module` as a `gpu.func` kernel: one
     program per thread block, `tile.program_id` / `tile.num_programs` become
-    `gpu.block_id` / `gpu.grid_dim`, workgroup allocations become workgroup
-    attributions, and each linalg op is distributed over the block's threads
-    (its parallel iteration space is strided over the threads, its reduction
-    dimensions run sequentially in each thread), followed by a barrier.
-    Matmuls marked `tile.tf32` (operands already rounded to tf32) with
-    static shapes that are multiples of 16x8x8 run on tensor cores instead:
-    each warp computes 16x8 output tiles with `mma.sync.m16n8k8` (tf32).
-    The host functions and their `tile.launch` ops are kept: they are the
-    launch plan.
+    `gpu.block_id` / `gpu.grid_dim`, workgroup allocations become views into
+    one shared byte block (buffers whose live ranges do not overlap share
+    bytes; a buffer a loop carries first gets an allocation of its own
+    before the loop; 2-D buffers whose rows are a multiple of 128 bytes get
+    16 bytes of padding per row, against bank conflicts), and each linalg
+    op is distributed over the block's threads (its parallel iteration space
+    is strided over the threads, its reduction dimensions run sequentially
+    in each thread), followed by a barrier. Matmuls run on tensor cores
+    instead when their static shapes allow: those marked `tile.tf32`
+    (operands already rounded to tf32, multiples of 16x8x8) with
+    `mma.sync.m16n8k8`, those of bf16 or f16 operands into f32 (multiples
+    of 16x8x16) with `mma.sync.m16n8k16`; each warp computes 16x8 output
+    tiles in turn. The host functions and their `tile.launch` ops are kept:
+    they are the launch plan.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
