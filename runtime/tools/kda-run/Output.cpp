@@ -22,7 +22,6 @@
 #include "StageInputs.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -80,11 +79,8 @@ private:
 
   Options opt;
   StageSetup s;
-  /// The sequences, the (sequence, head) pairs to compare, and per (row,
-  /// head) of the [B * T, HV, ...] outputs whether it is compared.
-  std::vector<Sequence> seqs;
-  PairSelection pairs;
-  std::vector<char> checkedRows;
+  /// The (sequence, head) pairs compared (--check-heads).
+  RowHeadSelection rows;
   ref::Problem problem;
   std::string description;
 };
@@ -126,9 +122,8 @@ bool OutputRunner::configure(const Options &options, const rt::Manifest &m,
     }
   problem = stageProblem(s, opt, scale,
                          vFirst ? ref::StateLayout::VK : ref::StateLayout::KV);
-  seqs = sequencesOf(s.B, s.T, opt.cuSeqlens);
-  pairs = selectPairs(seqs, s.HV, opt.checkHeads, opt.seed);
-  checkedRows = checkedRowHeads(seqs, pairs, s.HV, s.B * s.T);
+  rows = RowHeadSelection(s.B, s.T, opt.cuSeqlens, s.HV, opt.checkHeads,
+                          opt.seed);
   description =
       "B=" + std::to_string(s.B) + " T=" + std::to_string(s.T) +
       " H=" + std::to_string(s.H) + " HV=" + std::to_string(s.HV) +
@@ -167,14 +162,12 @@ void OutputRunner::makeInputs(std::vector<HostTensor> &args) {
 }
 
 void OutputRunner::injectError(std::vector<HostTensor> &args) {
-  // The middle row of the first checked pair: an element the check compares.
-  if (pairs.checked.empty())
+  // An element the check compares.
+  const int64_t rowHead = rows.firstCheckedRowHead();
+  if (rowHead < 0)
     return;
-  const HeadPair &p = pairs.all[pairs.checked.front()];
-  const Sequence &seq = seqs[p.seq];
   HostTensor &o = get(args, O);
-  const int64_t at = ((seq.begin + seq.length() / 2) * s.HV + p.head) * s.V;
-  o.set(at, o.get(at) + 1.0);
+  o.set(rowHead * s.V, o.get(rowHead * s.V) + 1.0);
 }
 
 void OutputRunner::check(const std::vector<HostTensor> &args,
@@ -193,9 +186,8 @@ void OutputRunner::check(const std::vector<HostTensor> &args,
                            all(VNew));
   // Every element is scanned for NaN/Inf; those of the checked (sequence,
   // head) pairs are compared too.
-  if (compare && pairs.sampled())
-    std::printf("checking %zu of %zu (sequence, head) pairs\n",
-                pairs.checked.size(), pairs.all.size());
+  if (compare)
+    rows.announce();
   const HostTensor &o = get(args, O);
   OutputStats st;
   st.name = "o";
@@ -206,7 +198,7 @@ void OutputRunner::check(const std::vector<HostTensor> &args,
     double x = o.get(i);
     if (!std::isfinite(x))
       ++st.nonfinite;
-    else if (compare && checkedRows[i / s.V])
+    else if (compare && rows.compared[i / s.V])
       st.add(x, ref[i]);
   }
   outputs.push_back(st);

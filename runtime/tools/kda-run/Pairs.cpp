@@ -2,6 +2,8 @@
 
 #include "Pairs.h"
 
+#include <cstdio>
+
 #include "kda/Reference/Random.h"
 
 #include <algorithm>
@@ -47,17 +49,33 @@ PairSelection selectPairs(const std::vector<Sequence> &sequences, int64_t heads,
   return selection;
 }
 
-std::vector<char> checkedRowHeads(const std::vector<Sequence> &sequences,
-                                  const PairSelection &selection,
-                                  int64_t heads, int64_t rows) {
-  std::vector<char> flags(static_cast<size_t>(rows * heads), 0);
-  for (size_t i : selection.checked) {
-    const HeadPair &p = selection.all[i];
+RowHeadSelection::RowHeadSelection(int64_t B, int64_t T,
+                                   const std::vector<int64_t> &cuSeqlens,
+                                   int64_t heads, int64_t checkHeads,
+                                   uint64_t seed)
+    : sequences(sequencesOf(B, T, cuSeqlens)),
+      pairs(selectPairs(sequences, heads, checkHeads, seed)),
+      compared(static_cast<size_t>(B * T * heads), 0), heads(heads) {
+  for (size_t i : pairs.checked) {
+    const HeadPair &p = pairs.all[i];
     const Sequence &s = sequences[p.seq];
     for (int64_t r = s.begin; r < s.end; ++r)
-      flags[static_cast<size_t>(r * heads + p.head)] = 1;
+      compared[static_cast<size_t>(r * heads + p.head)] = 1;
   }
-  return flags;
+}
+
+void RowHeadSelection::announce() const {
+  if (pairs.sampled())
+    std::printf("checking %zu of %zu (sequence, head) pairs\n",
+                pairs.checked.size(), pairs.all.size());
+}
+
+int64_t RowHeadSelection::firstCheckedRowHead() const {
+  if (pairs.checked.empty())
+    return -1;
+  const HeadPair &p = pairs.all[pairs.checked.front()];
+  const Sequence &s = sequences[p.seq];
+  return (s.begin + s.length() / 2) * heads + p.head;
 }
 
 } // namespace kda::run

@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 namespace kda::run {
@@ -88,11 +87,8 @@ private:
 
   Options opt;
   StageSetup s;
-  /// The sequences, the (sequence, head) pairs to compare, and per (row,
-  /// head) of the [B * T, HV, ...] outputs whether it is compared.
-  std::vector<Sequence> seqs;
-  PairSelection pairs;
-  std::vector<char> checkedRows;
+  /// The (sequence, head) pairs compared (--check-heads).
+  RowHeadSelection rows;
   ref::Problem problem;
   std::string description;
 };
@@ -114,9 +110,8 @@ bool WYRecomputeRunner::configure(const Options &options,
       return false;
     }
   problem = stageProblem(s, opt, 1.0, ref::StateLayout::KV);
-  seqs = sequencesOf(s.B, s.T, opt.cuSeqlens);
-  pairs = selectPairs(seqs, s.HV, opt.checkHeads, opt.seed);
-  checkedRows = checkedRowHeads(seqs, pairs, s.HV, s.B * s.T);
+  rows = RowHeadSelection(s.B, s.T, opt.cuSeqlens, s.HV, opt.checkHeads,
+                          opt.seed);
   description =
       "B=" + std::to_string(s.B) + " T=" + std::to_string(s.T) +
       " H=" + std::to_string(s.H) + " HV=" + std::to_string(s.HV) +
@@ -157,12 +152,10 @@ void WYRecomputeRunner::makeInputs(std::vector<HostTensor> &args) {
 }
 
 void WYRecomputeRunner::injectError(std::vector<HostTensor> &args) {
-  // The middle row of the first checked pair: an element the check compares.
-  if (pairs.checked.empty())
+  // An element the check compares.
+  const int64_t rowHead = rows.firstCheckedRowHead();
+  if (rowHead < 0)
     return;
-  const HeadPair &p = pairs.all[pairs.checked.front()];
-  const Sequence &seq = seqs[p.seq];
-  const int64_t rowHead = (seq.begin + seq.length() / 2) * s.HV + p.head;
   for (Arg a : {W, U, Kg})
     if (has(a)) {
       HostTensor &t = get(args, a);
@@ -195,9 +188,8 @@ void WYRecomputeRunner::check(const std::vector<HostTensor> &args,
   }
   // Every element is scanned for NaN/Inf; those of the checked (sequence,
   // head) pairs are compared too.
-  if (compare && pairs.sampled())
-    std::printf("checking %zu of %zu (sequence, head) pairs\n",
-                pairs.checked.size(), pairs.all.size());
+  if (compare)
+    rows.announce();
   const Arg outs[3] = {W, U, Kg};
   for (int o = 0; o < 3; ++o) {
     if (!has(outs[o]))
@@ -213,7 +205,7 @@ void WYRecomputeRunner::check(const std::vector<HostTensor> &args,
       double x = t.get(i);
       if (!std::isfinite(x))
         ++st.nonfinite;
-      else if (compare && checkedRows[i / width])
+      else if (compare && rows.compared[i / width])
         st.add(x, refs[o][i]);
     }
     outputs.push_back(st);
