@@ -2,11 +2,10 @@
 
 #include "Pairs.h"
 
-#include <cstdio>
-
 #include "kda/Reference/Random.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 namespace kda::run {
