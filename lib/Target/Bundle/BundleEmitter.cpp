@@ -49,12 +49,17 @@ std::optional<std::string> readFile(StringRef path) {
   return (*buffer)->getBuffer().str();
 }
 
-/// Runs `program args...`; returns true on exit status 0.
-bool run(StringRef program, ArrayRef<StringRef> args, std::string &error) {
+/// Runs `program args...`; returns true on exit status 0. With `log`, the
+/// program's stdout and stderr go to that file instead of the terminal.
+bool run(StringRef program, ArrayRef<StringRef> args, std::string &error,
+         StringRef log = {}) {
   SmallVector<StringRef> argv{program};
   argv.append(args.begin(), args.end());
-  int rc = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, {}, 0, 0,
-                                     &error);
+  SmallVector<std::optional<StringRef>, 3> redirects;
+  if (!log.empty())
+    redirects = {std::nullopt, log, log};
+  int rc = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects, 0,
+                                     0, &error);
   if (rc != 0 && error.empty())
     error = (program + " exited with status " + Twine(rc)).str();
   return rc == 0;
@@ -87,13 +92,31 @@ std::optional<std::string> assemble(StringRef ptx, StringRef chip,
       return std::nullopt;
     os << ptx;
   }
+  // ptxas's own output is kept out of the terminal: its "info" lines (such
+  // as bounds notes on the dynamic shared memory symbol, which LLVM
+  // declares as a 1-byte variable) are not problems of the bundle. Its
+  // errors and warnings are reported.
+  TempFile log(".log");
   std::string error;
   std::string arch = ("-arch=" + chip).str();
-  if (!run(ptxas, {arch, in.path, "-o", out.path}, error)) {
+  bool ok = run(ptxas, {arch, in.path, "-o", out.path}, error,
+                log.valid() ? StringRef(log.path) : StringRef());
+  std::string problems;
+  if (log.valid())
+    if (std::optional<std::string> text = readFile(log.path)) {
+      SmallVector<StringRef> lines;
+      StringRef(*text).split(lines, '\n', -1, /*KeepEmpty=*/false);
+      for (StringRef line : lines)
+        if (!line.contains("info    :") && !line.contains("info :"))
+          problems += ("\n  " + line).str();
+    }
+  if (!ok) {
     emitWarning(loc) << "ptxas failed (" << error
-                     << "); the bundle has no cubin section";
+                     << "); the bundle has no cubin section" << problems;
     return std::nullopt;
   }
+  if (!problems.empty())
+    emitWarning(loc) << "ptxas reported:" << problems;
   return readFile(out.path);
 }
 
