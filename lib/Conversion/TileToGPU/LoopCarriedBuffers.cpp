@@ -72,11 +72,10 @@ void kda::separateLoopCarriedBuffers(
       auto buffer = memref::AllocOp::create(b, loc, type);
       allocs.push_back(buffer);
       linalg::CopyOp::create(b, loc, loop.getInitArgs()[i], buffer.getResult());
-      loop.getInitArgsMutable()[i].set(buffer.getResult());
       b.setInsertionPoint(yield);
       linalg::CopyOp::create(b, loc, yielded, buffer.getResult());
-      yield->setOperand(i, buffer);
-      // The iter_arg and the result are now always `buffer`.
+      // The iter_arg and the result are always `buffer` now; the loop
+      // stops carrying them below.
       carried.replaceAllUsesWith(buffer);
       loop.getResult(i).replaceAllUsesWith(buffer);
     }
