@@ -135,7 +135,10 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block when a kernel has no 'tile.num_threads' attribute">
+           "Threads per block when a kernel has no 'tile.num_threads' attribute">,
+    Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
+           "Register limit per thread for every kernel (PTX .maxnreg); 0 "
+           "leaves the choice to ptxas">
   ];
 }
 

@@ -28,7 +28,8 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
   buildKDAToLinalgPipeline(pm);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
-  pm.addPass(createConvertTileToGPUPass({options.numThreads}));
+  pm.addPass(
+      createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -1,6 +1,7 @@
 //===- kda-translate.cpp - kda programs to PTX ----------------------------===//
 //
-// kda-translate FILE --kda-to-ptx [--chip sm_90] [-o out.ptx]
+// kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
+//               [-o out.ptx]
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,12 @@ static llvm::cl::opt<std::string> toolkitOption(
                    "toolkit and /usr/local/cuda that holds libdevice)"),
     llvm::cl::init(""));
 
+static llvm::cl::opt<int64_t> maxRegistersOption(
+    "max-registers",
+    llvm::cl::desc("Register limit per thread of every kernel (PTX "
+                   ".maxnreg, 1-255); default 0: ptxas decides"),
+    llvm::cl::init(0));
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -43,6 +50,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.chip = chipOption;
   options.features = featuresOption;
   options.toolkit = toolkitOption;
+  options.maxRegisters = maxRegistersOption;
   return options;
 }
 

@@ -35,6 +35,11 @@ struct KDAToPTXPipelineOptions
       *this, "num-threads",
       llvm::cl::desc("Threads per block for kernels that do not say"),
       llvm::cl::init(128)};
+  PassOptions::Option<int64_t> maxRegisters{
+      *this, "max-registers",
+      llvm::cl::desc("Register limit per thread (PTX .maxnreg); 0: ptxas "
+                     "decides"),
+      llvm::cl::init(0)};
 };
 
 /// kda ops -> tile kernels -> linalg on tensors (target independent).

@@ -20,6 +20,9 @@ struct PTXEmitterOptions {
   /// CUDA toolkit directory used to link libdevice (empty: environment, then
   /// the toolkit found when the compiler was configured).
   std::string toolkit;
+  /// Register limit per thread of every kernel (PTX .maxnreg); 0 leaves it
+  /// to ptxas.
+  int64_t maxRegisters = 0;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

@@ -42,6 +42,9 @@ constexpr StringLiteral kGpuModuleName = "kda_kernels";
 /// launches must provide.
 constexpr StringLiteral kDynamicSharedAttr = "kda.dynamic_shared_bytes";
 
+/// Attribute of a gpu.func that the NVVM lowering turns into PTX .maxnreg.
+constexpr StringLiteral kMaxRegistersAttr = "nvvm.maxnreg";
+
 gpu::Dimension toGpuDimension(Axis axis) {
   switch (axis) {
   case Axis::x:
@@ -191,7 +194,8 @@ LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
 /// Moves `kernel` into `gpuModule` as a gpu.func and maps it onto a block.
 FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
                                         gpu::GPUModuleOp gpuModule,
-                                        int64_t defaultThreads) {
+                                        int64_t defaultThreads,
+                                        int64_t maxRegisters) {
   MLIRContext *ctx = kernel.getContext();
   int64_t numThreads = defaultThreads;
   if (auto attr = kernel->getAttrOfType<IntegerAttr>(
@@ -208,6 +212,9 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   gpuFunc.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
+  if (maxRegisters > 0)
+    gpuFunc->setAttr(kMaxRegistersAttr,
+                     b.getI32IntegerAttr(static_cast<int32_t>(maxRegisters)));
 
   // Move the body; the gpu.func entry block already has the arguments.
   Block &newEntry = gpuFunc.getBody().front();
@@ -277,6 +284,12 @@ struct ConvertTileToGPUPass
         kernels.push_back(func);
     if (kernels.empty())
       return;
+    if (maxRegisters < 0 || maxRegisters > 255) {
+      module.emitError() << "convert-tile-to-gpu: max-registers must be in "
+                            "[0, 255] (0: ptxas decides), got "
+                         << static_cast<int64_t>(maxRegisters);
+      return signalPassFailure();
+    }
 
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
@@ -287,7 +300,7 @@ struct ConvertTileToGPUPass
     llvm::StringMap<gpu::GPUFuncOp> converted;
     for (func::FuncOp kernel : kernels) {
       FailureOr<gpu::GPUFuncOp> gpuFunc =
-          convertKernel(kernel, gpuModule, numThreads);
+          convertKernel(kernel, gpuModule, numThreads, maxRegisters);
       if (failed(gpuFunc))
         return signalPassFailure();
       converted[kernel.getName()] = *gpuFunc;

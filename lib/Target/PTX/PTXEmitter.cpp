@@ -49,6 +49,10 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
            << "unknown GPU architecture '" << options.chip
            << "' (expected sm_<NN> with NN >= 50, optionally followed by 'a' "
               "or 'f', e.g. sm_90 or sm_90a)";
+  if (options.maxRegisters < 0 || options.maxRegisters > 255)
+    return emitError(module.getLoc())
+           << "--max-registers must be in [0, 255] (0: ptxas decides), got "
+           << options.maxRegisters;
   if (!options.toolkit.empty() && !hasLibdevice(options.toolkit))
     return emitError(module.getLoc())
            << "CUDA toolkit '" << options.toolkit
@@ -60,6 +64,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.toolkit =
       options.toolkit.empty() ? getDefaultCudaToolkitPath() : options.toolkit;
   pipelineOptions.format = "isa";
+  pipelineOptions.maxRegisters = options.maxRegisters;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();

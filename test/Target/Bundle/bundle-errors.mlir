@@ -1,9 +1,12 @@
 // RUN: not kda-translate %s --split-input-file --kda-to-bundle --no-cubin --no-cpu -o /dev/null 2>&1 | FileCheck %s
 // RUN: not kda-translate %kda_src_root/examples/gate_cumsum.mlir --kda-to-bundle --chip bogus -o /dev/null 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not kda-translate %kda_src_root/examples/gate_cumsum.mlir --kda-to-bundle --cuda-toolkit %t.none -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// RUN: not kda-translate %kda_src_root/examples/gate_cumsum.mlir --kda-to-bundle --max-registers 256 -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAXNREG
 
 // CHIP: error: unknown GPU architecture 'bogus' (expected sm_<NN> with NN >= 50, optionally followed by 'a' or 'f', e.g. sm_90 or sm_90a)
 // TOOLKIT: error: CUDA toolkit '{{.*}}.none' has no nvvm/libdevice/libdevice.10.bc
+// MAXNREG: error: --max-registers must be in [0, 255] (0: ptxas decides), got 256
+// MAXNREG-NOT: see current operation
 
 // CHECK: error: a bundle holds exactly one kda function, found 2
 func.func @a(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {

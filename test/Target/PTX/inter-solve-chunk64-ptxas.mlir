@@ -1,6 +1,9 @@
 // REQUIRES: ptxas
 // RUN: kda-translate %kda_src_root/examples/inter_solve.mlir --kda-to-ptx -o %t.ptx
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
+// RUN: kda-translate %kda_src_root/examples/inter_solve.mlir --kda-to-ptx --max-registers 168 -o %t.maxnreg.ptx
+// RUN: FileCheck %s --check-prefix=MAXNREG-PTX --input-file %t.maxnreg.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.maxnreg.ptx -o %t.maxnreg.cubin 2>&1 | FileCheck %s --check-prefix=MAXNREG
 
 // The chunk-64 inter_solve kernel holds about 110 tile temporaries; packing
 // them by live range into one shared block (buffers whose lives do not
@@ -8,9 +11,14 @@
 // ptxas 13.0 keeps it at 128 registers (its default for 128-thread blocks)
 // and, since the shared tiles have padded rows (strided index math), spills
 // 48 bytes (with `.maxnreg 168` it would use 152 registers and not spill;
-// not done until measured). At most 64 bytes are allowed, so growth is
-// caught.
+// not the default until measured). At most 64 bytes are allowed, so growth
+// is caught. With `kda-translate --max-registers 168` it assembles without
+// spills.
 
 // CHECK: Compiling entry function 'inter_solve_inter_solve_0' for 'sm_90'
 // CHECK: {{(0|8|16|24|32|40|48|56|64)}} bytes spill stores
 // CHECK: Used {{[0-9]+}} registers, used 1 barriers, {{([0-9]+ bytes cumulative stack size, )?}}{{[0-9]+}} bytes smem
+
+// MAXNREG-PTX: .maxnreg 168
+// MAXNREG: Compiling entry function 'inter_solve_inter_solve_0' for 'sm_90'
+// MAXNREG: 0 bytes spill stores, 0 bytes spill loads
