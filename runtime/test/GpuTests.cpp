@@ -139,21 +139,22 @@ void runGpuTests(Harness &h, const std::string &path) {
   bool varlen = m.cuSeqlensArg >= 0;
   if (varlen)
     c.cu = {0, 1, 100, 300};
+  const int64_t batch = varlen ? 1 : 2, tokens = 300;
   auto symbolValue = [&](const std::string &sym) -> int64_t {
     if (sym == "B")
-      return varlen ? 1 : 2;
+      return batch;
     if (sym == "T")
-      return 300;
+      return tokens;
     if (sym == "N1")
       return static_cast<int64_t>(c.cu.size());
     if (sym == "N")
-      return varlen ? static_cast<int64_t>(c.cu.size()) - 1 : 2;
+      return varlen ? static_cast<int64_t>(c.cu.size()) - 1 : batch;
     if (sym == "NT") {
       int64_t chunk = 64, chunks = 0;
       if (const std::string *k = m.key("chunk"))
         chunk = std::stoll(*k);
       if (!varlen)
-        return (300 + chunk - 1) / chunk;
+        return (tokens + chunk - 1) / chunk;
       for (size_t i = 1; i < c.cu.size(); ++i)
         chunks += (c.cu[i] - c.cu[i - 1] + chunk - 1) / chunk;
       return chunks;

@@ -250,18 +250,12 @@ struct LowerReduce : OpRewritePattern<ReduceOp> {
     // the input fuse into it (each input element is read once).
     int64_t rank = cast<RankedTensorType>(op.getInput().getType()).getRank();
     int64_t dim = op.getDim();
-    MLIRContext *ctx = rewriter.getContext();
-    SmallVector<AffineExpr> outputExprs;
     SmallVector<utils::IteratorType> iterators = parallelIterators(rank);
     iterators[dim] = utils::IteratorType::reduction;
-    for (int64_t i = 0; i < rank; ++i)
-      if (i != dim)
-        outputExprs.push_back(getAffineDimExpr(i, ctx));
+    AffineMap inputMap = rewriter.getMultiDimIdentityMap(rank);
     auto reduce = linalg::GenericOp::create(
         rewriter, loc, resultType, ValueRange{op.getInput()}, ValueRange{init},
-        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
-                            AffineMap::get(rank, 0, outputExprs, ctx)},
-        iterators, [kind](OpBuilder &nb, Location nloc, ValueRange args) {
+        ArrayRef<AffineMap>{inputMap, inputMap.dropResults(ArrayRef<int64_t>{dim})}, iterators, [kind](OpBuilder &nb, Location nloc, ValueRange args) {
           linalg::YieldOp::create(nb, nloc,
                                   emitCombine(nb, nloc, kind, args[1], args[0]));
         });
@@ -355,16 +349,11 @@ struct LowerBroadcast : OpRewritePattern<BroadcastOp> {
     // folds the broadcast into its consumers (no broadcast tile is stored).
     auto type = cast<RankedTensorType>(op.getResult().getType());
     int64_t rank = type.getRank();
-    MLIRContext *ctx = rewriter.getContext();
-    SmallVector<AffineExpr> inputExprs;
-    for (int64_t i = 0; i < rank; ++i)
-      if (!llvm::is_contained(op.getDims(), i))
-        inputExprs.push_back(getAffineDimExpr(i, ctx));
-    auto inputMap = AffineMap::get(rank, 0, inputExprs, ctx);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
     auto generic = linalg::GenericOp::create(
         rewriter, op.getLoc(), type, ValueRange{op.getInput()},
         ValueRange{createEmpty(rewriter, op.getLoc(), type)},
-        ArrayRef<AffineMap>{inputMap, rewriter.getMultiDimIdentityMap(rank)},
+        ArrayRef<AffineMap>{identity.dropResults(op.getDims()), identity},
         parallelIterators(rank),
         [](OpBuilder &nb, Location nloc, ValueRange args) {
           linalg::YieldOp::create(nb, nloc, args[0]);
@@ -562,7 +551,7 @@ struct ConvertTileToLinalgPass
     // their consumers, so that chains of tile math become one loop nest
     // with no tile stored in between. A producer fuses into a reduction only
     // through an operand that the reduction reads once per element (its map
-    // is a permutation of all the reduction's loops): a scan, which reads
+    // is a permutation of the reduction's loops): a scan, which reads
     // each input element once per output row, would otherwise evaluate the
     // input's exp/log once per row.
     RewritePatternSet fusion(ctx);
@@ -573,9 +562,7 @@ struct ConvertTileToLinalgPass
             return false;
           if (consumer.getNumReductionLoops() == 0)
             return true;
-          AffineMap map = consumer.getMatchingIndexingMap(operand);
-          return map.isPermutation() &&
-                 map.getNumDims() == consumer.getNumLoops();
+          return consumer.getMatchingIndexingMap(operand).isPermutation();
         });
     FrozenRewritePatternSet frozenFusion(std::move(fusion));
 
