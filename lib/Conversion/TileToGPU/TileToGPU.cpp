@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AsyncCopies.h"
 #include "LoopCarriedBuffers.h"
 #include "Scan.h"
 #include "SharedMemory.h"
@@ -263,12 +264,15 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
     gpuFunc->setAttr(kDynamicSharedAttr,
                      b.getI64IntegerAttr(*dynamicShared));
 
+  kda::lowerTileLoadsToAsyncCopies(gpuFunc, numThreads);
+
   // Distribute linalg ops (collected first: distribution rewrites them).
   SmallVector<linalg::LinalgOp> linalgOps;
   gpuFunc.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
   for (linalg::LinalgOp op : linalgOps)
     if (failed(distribute(rewriter, op, numThreads)))
       return failure();
+  kda::removeRedundantBarriers(gpuFunc);
   return gpuFunc;
 }
 

@@ -1,0 +1,329 @@
+//===- AsyncCopies.cpp - tile loads as cp.async copies --------------------===//
+//
+// Before this, a tile load ran as a loop of scalar loads, one element per
+// thread and iteration, each waiting for global memory before the next was
+// issued; a masked load first filled the whole buffer with its pad value
+// (another loop and a barrier). Here every thread issues all its pieces of
+// all the loads of a group at once, 16 bytes each where alignment allows,
+// and waits once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AsyncCopies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+
+namespace {
+
+/// One tile load: `copy` from `source` (global) into `buffer` (shared,
+/// static), whole or, after `fill`, masked to `source`'s sizes.
+struct TileLoad {
+  linalg::CopyOp copy;
+  Operation *fill = nullptr;
+  Value source, buffer;
+  MemRefType bufferType;
+  bool masked = false;
+  int64_t pieceElements = 0; // elements per cp.async
+  int64_t elementBytes = 0;
+};
+
+bool isWorkgroup(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+/// True if `value` is a +0 constant (float or integer).
+bool isPositiveZero(Value value) {
+  return matchPattern(value, m_PosZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+/// True if `op` sets every element of `buffer` to +0.
+bool isZeroFillOf(Operation *op, Value buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs()[0] == buffer &&
+           isPositiveZero(fill.getInputs()[0]);
+  if (auto map = dyn_cast<linalg::MapOp>(op)) {
+    if (!map.getInputs().empty() || map.getInit() != buffer)
+      return false;
+    // The body may keep unused index ops from its tensor form.
+    Block &body = map.getMapper().front();
+    if (!llvm::all_of(body.without_terminator(),
+                      [](Operation &op) { return isMemoryEffectFree(&op); }))
+      return false;
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    return yield.getNumOperands() == 1 && isPositiveZero(yield.getOperand(0));
+  }
+  return false;
+}
+
+/// The op before `op` in its block, skipping side-effect-free ops; null at
+/// the start of the block.
+Operation *previousEffectfulOp(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (!isMemoryEffectFree(prev))
+      return prev;
+  return nullptr;
+}
+
+/// Recognizes a tile load at `copy`.
+std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
+  if (!copy.hasPureBufferSemantics())
+    return std::nullopt;
+  TileLoad load;
+  load.copy = copy;
+  load.source = copy.getInputs()[0];
+  Value dst = copy.getOutputs()[0];
+  auto srcType = dyn_cast<MemRefType>(load.source.getType());
+  auto dstType = dyn_cast<MemRefType>(dst.getType());
+  if (!srcType || !dstType || isWorkgroup(srcType) || !isWorkgroup(dstType) ||
+      srcType.getMemorySpace() || srcType.getRank() < 1 ||
+      srcType.getRank() > 2)
+    return std::nullopt;
+  Type element = srcType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  load.elementBytes = element.getIntOrFloatBitWidth() / 8;
+
+  // The whole buffer, or its leading corner.
+  if (dstType.hasStaticShape() && srcType.hasStaticShape() &&
+      dstType.getShape() == srcType.getShape()) {
+    load.buffer = dst;
+  } else if (auto corner = dst.getDefiningOp<memref::SubViewOp>()) {
+    if (!llvm::all_of(corner.getMixedOffsets(),
+                      [](OpFoldResult o) { return isZeroInteger(o); }) ||
+        !llvm::all_of(corner.getMixedStrides(),
+                      [](OpFoldResult s) { return isOneInteger(s); }) ||
+        corner.getSourceType().getRank() != srcType.getRank())
+      return std::nullopt;
+    load.buffer = corner.getSource();
+    load.masked = true;
+  } else {
+    return std::nullopt;
+  }
+  load.bufferType = cast<MemRefType>(load.buffer.getType());
+  if (!load.bufferType.hasStaticShape())
+    return std::nullopt;
+
+  // A masked load needs its zero fill right before it.
+  if (load.masked) {
+    Operation *prev = previousEffectfulOp(copy);
+    if (!prev || !isZeroFillOf(prev, load.buffer))
+      return std::nullopt;
+    load.fill = prev;
+  }
+
+  // Unit innermost strides; the piece size divides the buffer's rows and
+  // its static layout keeps every piece aligned.
+  SmallVector<int64_t> srcStrides, bufStrides;
+  int64_t srcOffset, bufOffset;
+  if (failed(srcType.getStridesAndOffset(srcStrides, srcOffset)) ||
+      failed(load.bufferType.getStridesAndOffset(bufStrides, bufOffset)) ||
+      srcStrides.back() != 1 || bufStrides.back() != 1 ||
+      ShapedType::isDynamic(bufOffset) ||
+      llvm::any_of(bufStrides, ShapedType::isDynamic))
+    return std::nullopt;
+  int64_t cols = load.bufferType.getShape().back();
+  for (int64_t bytes : {16, 8, 4}) {
+    if (bytes % load.elementBytes != 0)
+      continue;
+    int64_t piece = bytes / load.elementBytes;
+    bool fits = cols % piece == 0 && bufOffset % piece == 0 &&
+                llvm::all_of(ArrayRef<int64_t>(bufStrides).drop_back(),
+                             [&](int64_t s) { return s % piece == 0; });
+    if (fits) {
+      load.pieceElements = piece;
+      break;
+    }
+  }
+  if (!load.pieceElements)
+    return std::nullopt;
+  return load;
+}
+
+Value constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// i1: the global addresses of `load`'s pieces are aligned to their size.
+Value buildAlignedCondition(OpBuilder &b, Location loc, const TileLoad &load) {
+  int64_t pieceBytes = load.pieceElements * load.elementBytes;
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, load.source);
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(b, loc, load.source);
+  Value offsetBytes = arith::MulIOp::create(b, loc, metadata.getOffset(),
+                                            constant(b, loc, load.elementBytes));
+  Value address = arith::AddIOp::create(b, loc, pointer, offsetBytes);
+  Value zero = constant(b, loc, 0);
+  Value misalign = arith::RemUIOp::create(b, loc, address,
+                                          constant(b, loc, pieceBytes));
+  Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        misalign, zero);
+  if (load.bufferType.getRank() == 2) {
+    Value rowStride = metadata.getStrides()[0];
+    Value rem = arith::RemUIOp::create(b, loc, rowStride,
+                                       constant(b, loc, load.pieceElements));
+    Value rowsAligned =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
+    aligned = arith::AndIOp::create(b, loc, aligned, rowsAligned);
+  }
+  return aligned;
+}
+
+/// Issues the calling thread's pieces of `load`; returns their tokens.
+void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
+                     Value tid, int64_t numThreads,
+                     SmallVectorImpl<Value> &tokens) {
+  ArrayRef<int64_t> shape = load.bufferType.getShape();
+  int64_t rank = shape.size();
+  int64_t piece = load.pieceElements;
+  int64_t piecesPerRow = shape.back() / piece;
+  int64_t numPieces = load.bufferType.getNumElements() / piece;
+  int64_t rounds = llvm::divideCeil(numPieces, numThreads);
+  Value zero = constant(b, loc, 0);
+  Value pieceSize = constant(b, loc, piece);
+  SmallVector<Value> sizes;
+  if (load.masked)
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(memref::DimOp::create(b, loc, load.source, d));
+  IntegerAttr pieceAttr = b.getIndexAttr(piece);
+  UnitAttr bypassL1 =
+      piece * load.elementBytes == 16 ? b.getUnitAttr() : UnitAttr();
+
+  for (int64_t round = 0; round < rounds; ++round) {
+    OpBuilder::InsertionGuard guard(b);
+    Value index = arith::AddIOp::create(b, loc, tid,
+                                        constant(b, loc, round * numThreads));
+    // The last round may have fewer pieces than threads.
+    bool partial = (round + 1) * numThreads > numPieces;
+    scf::IfOp inRange;
+    if (partial) {
+      Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           index, constant(b, loc, numPieces));
+      inRange = scf::IfOp::create(b, loc, exists, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(inRange.thenBlock());
+    }
+    SmallVector<Value> at;
+    if (rank == 2) {
+      Value perRow = constant(b, loc, piecesPerRow);
+      at.push_back(arith::DivUIOp::create(b, loc, index, perRow));
+      Value col = arith::RemUIOp::create(b, loc, index, perRow);
+      at.push_back(arith::MulIOp::create(b, loc, col, pieceSize));
+    } else {
+      at.push_back(arith::MulIOp::create(b, loc, index, pieceSize));
+    }
+    Value count;
+    SmallVector<Value> from = at;
+    if (load.masked) {
+      // Elements of the piece inside the box: min(size - col, piece)
+      // clamped at 0 along the last dimension, 0 for rows past the box.
+      Value left = arith::SubIOp::create(b, loc, sizes.back(), at.back());
+      count = arith::MaxSIOp::create(
+          b, loc, arith::MinSIOp::create(b, loc, left, pieceSize), zero);
+      if (rank == 2) {
+        Value rowIn = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            at[0], sizes[0]);
+        count = arith::SelectOp::create(b, loc, rowIn, count, zero);
+      }
+      // A piece wholly outside reads nothing; it names the box's origin.
+      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        count, zero);
+      for (Value &i : from)
+        i = arith::SelectOp::create(b, loc, any, i, zero);
+    }
+    Value token = nvgpu::DeviceAsyncCopyOp::create(
+        b, loc, load.buffer, at, load.source, from, pieceAttr, count,
+        bypassL1);
+    if (partial) {
+      // Committed here: the token does not leave the guard.
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{token});
+      continue;
+    }
+    tokens.push_back(token);
+  }
+}
+
+/// Rewrites one group of consecutive tile loads.
+void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
+                  int64_t numThreads) {
+  Location loc = group.back().copy->getLoc();
+  rewriter.setInsertionPoint(group.back().copy);
+  Value aligned;
+  for (const TileLoad &load : group) {
+    Value cond = buildAlignedCondition(rewriter, loc, load);
+    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, cond)
+                            .getResult()
+                      : cond;
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  auto branch = scf::IfOp::create(rewriter, loc, aligned,
+                                  /*withElseRegion=*/true);
+  // Fallback: the original fills and copies, in order.
+  for (const TileLoad &load : group) {
+    if (load.fill)
+      rewriter.moveOpBefore(load.fill, branch.elseBlock()->getTerminator());
+    rewriter.moveOpBefore(load.copy, branch.elseBlock()->getTerminator());
+  }
+  rewriter.setInsertionPointToStart(branch.thenBlock());
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  SmallVector<Value> tokens;
+  for (const TileLoad &load : group)
+    emitAsyncCopies(rewriter, loc, load, tid, numThreads, tokens);
+  Value groupToken;
+  if (!tokens.empty())
+    groupToken = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loc, tokens);
+  else
+    groupToken = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loc,
+                                                         ValueRange{});
+  nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, groupToken,
+                                   rewriter.getI32IntegerAttr(0));
+  rewriter.setInsertionPointAfter(branch);
+  gpu::BarrierOp::create(rewriter, loc);
+}
+
+} // namespace
+
+void mlir::kda::lowerTileLoadsToAsyncCopies(gpu::GPUFuncOp func,
+                                            int64_t numThreads) {
+  // Group consecutive loads, in program order within each block.
+  SmallVector<SmallVector<TileLoad>> groups;
+  func.walk([&](linalg::CopyOp copy) {
+    std::optional<TileLoad> load = matchTileLoad(copy);
+    if (!load)
+      return;
+    Operation *first = load->fill ? load->fill : load->copy.getOperation();
+    bool joins = false;
+    if (!groups.empty()) {
+      TileLoad &last = groups.back().back();
+      joins = previousEffectfulOp(first) == last.copy.getOperation() &&
+              llvm::none_of(groups.back(), [&](const TileLoad &other) {
+                return other.buffer == load->buffer;
+              });
+    }
+    if (!joins)
+      groups.emplace_back();
+    groups.back().push_back(*load);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (ArrayRef<TileLoad> group : groups)
+    rewriteGroup(rewriter, group, numThreads);
+}
+
+void mlir::kda::removeRedundantBarriers(gpu::GPUFuncOp func) {
+  SmallVector<gpu::BarrierOp> redundant;
+  func.walk([&](gpu::BarrierOp barrier) {
+    if (isa_and_nonnull<gpu::BarrierOp>(previousEffectfulOp(barrier)))
+      redundant.push_back(barrier);
+  });
+  for (gpu::BarrierOp barrier : redundant)
+    barrier.erase();
+}

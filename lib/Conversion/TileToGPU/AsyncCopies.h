@@ -1,0 +1,37 @@
+//===- AsyncCopies.h - tile loads as cp.async copies ------------*- C++ -*-===//
+
+#ifndef KDA_LIB_CONVERSION_TILETOGPU_ASYNCCOPIES_H
+#define KDA_LIB_CONVERSION_TILETOGPU_ASYNCCOPIES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::kda {
+
+/// Rewrites the tile loads of `func` (after shared-memory packing, before
+/// linalg ops are distributed) into asynchronous global-to-shared copies.
+///
+/// A tile load is a `linalg.copy` from a global memref of rank 1 or 2 with
+/// unit innermost stride into a statically shaped shared buffer F, either
+/// the whole of F, or F's leading corner right after a fill of all of F
+/// with +0 (a masked load: the box that exists, zero elsewhere). Each
+/// thread copies 4-, 8- or 16-byte pieces of F with `cp.async`
+/// (`nvgpu.device_async_copy`), reading only the part of each piece that
+/// lies inside the box and zero-filling the rest, so the fill is no longer
+/// needed.
+///
+/// Consecutive loads into distinct buffers (separated by side-effect-free
+/// ops only) form one group: one barrier before it, all copies in flight
+/// together, one wait and one barrier after it. The copies need the global
+/// addresses to be aligned to the piece size, which is known only at run
+/// time: the group runs under `scf.if` on that condition, and its else
+/// branch keeps the original fills and copies (distributed like any linalg
+/// op).
+void lowerTileLoadsToAsyncCopies(gpu::GPUFuncOp func, int64_t numThreads);
+
+/// Erases every gpu.barrier that follows another one with only
+/// side-effect-free ops in between.
+void removeRedundantBarriers(gpu::GPUFuncOp func);
+
+} // namespace mlir::kda
+
+#endif // KDA_LIB_CONVERSION_TILETOGPU_ASYNCCOPIES_H

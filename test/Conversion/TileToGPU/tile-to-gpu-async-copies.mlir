@@ -1,0 +1,114 @@
+// RUN: kda-opt %s --split-input-file --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
+
+// A masked tile load (a zero fill of the whole shared buffer, then a copy
+// of the box that exists into its leading corner) becomes 16-byte cp.async
+// copies: 64 x 32 bf16 is 256 pieces of 8 elements, two per thread of 128.
+// Each piece reads the part of it inside the box (0 to 8 elements) and
+// zero-fills the rest, so the fill is gone from the fast path; a piece
+// wholly outside reads from the box's origin. They run when the global
+// address and row stride are 16-byte aligned; otherwise the else branch
+// keeps the fill and the copy as thread loops. One barrier before, one
+// wait and one barrier after.
+// CHECK-LABEL: gpu.func @masked_load
+// CHECK: %[[WIN:.*]] = memref.view %{{.*}} to memref<64x32xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC:.*]] :
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
+// CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %c2
+// CHECK: %[[ADDR:.*]] = arith.addi %[[PTR]], %[[BYTES]]
+// CHECK: arith.remui %[[ADDR]], %c16
+// CHECK: arith.remui %[[STRIDES]]#0, %c8
+// CHECK: %[[OK:.*]] = arith.andi
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.if %[[OK]] {
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c4
+// CHECK: %[[P:.*]] = arith.remui %[[TID]], %c4
+// CHECK: %[[COL:.*]] = arith.muli %[[P]], %c8
+// CHECK: %[[LEFT:.*]] = arith.subi %[[COLS:.*]], %[[COL]]
+// CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %c8
+// CHECK: %[[N:.*]] = arith.maxsi %[[MIN]], %c0
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS:.*]] :
+// CHECK: %[[COUNT:.*]] = arith.select %[[IN]], %[[N]], %c0
+// CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[COUNT]], %c0
+// CHECK: %[[R:.*]] = arith.select %[[ANY]], %[[ROW]], %c0
+// CHECK: %[[C:.*]] = arith.select %[[ANY]], %[[COL]], %c0
+// CHECK: %[[T0:.*]] = nvgpu.device_async_copy %[[SRC]][%[[R]], %[[C]]], %[[WIN]][%[[ROW]], %[[COL]]], 8, %[[COUNT]] {bypassL1}
+// CHECK: %[[T1:.*]] = nvgpu.device_async_copy
+// CHECK: %[[G:.*]] = nvgpu.device_async_create_group %[[T0]], %[[T1]]
+// CHECK: nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: memref.store %cst, %[[WIN]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.load %[[SRC]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: gpu.return
+func.func @masked_load(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attributes {tile.kernel} {
+  %zero = arith.constant 0.0 : bf16
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  linalg.fill ins(%zero : bf16) outs(%t : memref<64x32xbf16, #gpu.address_space<workgroup>>)
+  %rows = memref.dim %a, %c0 : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+  %cols = memref.dim %a, %c1 : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+  %box = memref.subview %t[0, 0] [%rows, %cols] [1, 1] : memref<64x32xbf16, #gpu.address_space<workgroup>> to memref<?x?xbf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<?x?xbf16, strided<[?, 1], offset: ?>>) outs(%box : memref<?x?xbf16, strided<[32, 1]>, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// Two consecutive loads form one group: one condition, one barrier, all
+// copies in flight together, one wait. A whole-buffer load of a static
+// tile reads whole pieces (no element count); f32 pieces are 4 elements.
+// A 1-D load of 16 f32 has 4 pieces for 128 threads: the threads past them
+// skip it (and commit their group where they issue it).
+// CHECK-LABEL: gpu.func @grouped_loads
+// CHECK: %[[OK:.*]] = arith.andi
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.if %[[OK]] {
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}], 4 {bypassL1} : memref<16x32xf32> to memref<16x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], 4 {bypassL1} : memref<16xf32> to memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_wait
+// CHECK-NOT: nvgpu.device_async_wait
+// CHECK: } else {
+// CHECK: }
+// CHECK-NEXT: gpu.barrier
+func.func @grouped_loads(%a: memref<16x32xf32>, %v: memref<16xf32>, %out: memref<16x32xf32>) attributes {tile.kernel} {
+  %t = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %s = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xf32>) outs(%t : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%v : memref<16xf32>) outs(%s : memref<16xf32, #gpu.address_space<workgroup>>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t, %s : memref<16x32xf32, #gpu.address_space<workgroup>>, memref<16xf32, #gpu.address_space<workgroup>>)
+      outs(%out : memref<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.mulf %x, %y : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A load padded with a value other than +0 keeps its fill and copy loops:
+// cp.async can only zero-fill.
+// CHECK-LABEL: gpu.func @nonzero_pad
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: gpu.return
+func.func @nonzero_pad(%a: memref<?x32xf32>) attributes {tile.kernel} {
+  %pad = arith.constant -1.0 : f32
+  %c0 = arith.constant 0 : index
+  %t = memref.alloc() : memref<64x32xf32, #gpu.address_space<workgroup>>
+  linalg.fill ins(%pad : f32) outs(%t : memref<64x32xf32, #gpu.address_space<workgroup>>)
+  %rows = memref.dim %a, %c0 : memref<?x32xf32>
+  %box = memref.subview %t[0, 0] [%rows, 32] [1, 1] : memref<64x32xf32, #gpu.address_space<workgroup>> to memref<?x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<?x32xf32>) outs(%box : memref<?x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>)
+  return
+}
