@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AsyncCopies.h"
+#include "Barriers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -21,6 +22,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
+using mlir::kda::previousEffectfulOp;
 
 namespace {
 
@@ -63,15 +65,6 @@ bool isZeroFillOf(Operation *op, Value buffer) {
     return yield.getNumOperands() == 1 && isPositiveZero(yield.getOperand(0));
   }
   return false;
-}
-
-/// The op before `op` in its block, skipping side-effect-free ops; null at
-/// the start of the block.
-Operation *previousEffectfulOp(Operation *op) {
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
-    if (!isMemoryEffectFree(prev))
-      return prev;
-  return nullptr;
 }
 
 /// Recognizes a tile load at `copy`.

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AsyncCopies.h"
+#include "Barriers.h"
 #include "LoopCarriedBuffers.h"
 #include "Scan.h"
 #include "SharedMemory.h"
@@ -168,22 +169,24 @@ LogicalResult distributeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
-/// Distributes one linalg op over the threads of the block, between
-/// barriers: threads may still be in scalar code that touches shared memory
-/// before it (unless a barrier was the last thing), and its results are
-/// read by other threads after it.
+/// Distributes one linalg op over the threads of the block, with a barrier
+/// before it (threads may still be reading or writing memory it touches)
+/// and after it (other threads read its results) where asked.
 LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
-                         int64_t numThreads) {
+                         int64_t numThreads, bool barrierBefore,
+                         bool barrierAfter) {
   Location loc = op.getLoc();
   Block *block = op->getBlock();
   Operation *after = op->getNextNode();
   Operation *prev = op->getPrevNode();
-  if (!prev || !isa<gpu::BarrierOp>(prev)) {
+  if (barrierBefore && !(prev && isa<gpu::BarrierOp>(prev))) {
     rewriter.setInsertionPoint(op);
     gpu::BarrierOp::create(rewriter, loc);
   }
   if (failed(distributeLoops(rewriter, op, numThreads)))
     return failure();
+  if (!barrierAfter)
+    return success();
   if (after)
     rewriter.setInsertionPoint(after);
   else
@@ -267,11 +270,34 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   kda::lowerTileLoadsToAsyncCopies(gpuFunc, numThreads);
 
   // Distribute linalg ops (collected first: distribution rewrites them).
+  // A run of neighbouring ops (only side-effect-free ops between them)
+  // needs no barrier inside it when no op of the run touches memory that an
+  // earlier op of the run wrote, or writes memory that it read, from
+  // another thread.
   SmallVector<linalg::LinalgOp> linalgOps;
   gpuFunc.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
-  for (linalg::LinalgOp op : linalgOps)
-    if (failed(distribute(rewriter, op, numThreads)))
+  llvm::DenseMap<Operation *, std::pair<bool, bool>> barriers;
+  SmallVector<linalg::LinalgOp> run;
+  for (linalg::LinalgOp op : linalgOps) {
+    barriers[op] = {true, true};
+    bool joins = !run.empty() &&
+                 kda::previousEffectfulOp(op) == run.back().getOperation() &&
+                 llvm::none_of(run, [&](linalg::LinalgOp earlier) {
+                   return kda::needsBarrierBetween(earlier, op);
+                 });
+    if (joins) {
+      barriers[op].first = false;
+      barriers[run.back()].second = false;
+    } else {
+      run.clear();
+    }
+    run.push_back(op);
+  }
+  for (linalg::LinalgOp op : linalgOps) {
+    auto [before, after] = barriers.lookup(op);
+    if (failed(distribute(rewriter, op, numThreads, before, after)))
       return failure();
+  }
   kda::removeRedundantBarriers(gpuFunc);
   return gpuFunc;
 }

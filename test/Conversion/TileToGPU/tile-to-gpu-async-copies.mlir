@@ -76,8 +76,13 @@ func.func @masked_load(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attribu
 // CHECK-NEXT: nvgpu.device_async_create_group
 // CHECK: nvgpu.device_async_wait
 // CHECK-NOT: nvgpu.device_async_wait
+// The fallback copies share no memory: no barrier between them.
 // CHECK: } else {
-// CHECK: }
+// CHECK: memref.store %{{.*}} : memref<16x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store %{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 func.func @grouped_loads(%a: memref<16x32xf32>, %v: memref<16xf32>, %out: memref<16x32xf32>) attributes {tile.kernel} {
   %t = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>

@@ -8,15 +8,14 @@
 // The chunk-64 inter_solve kernel holds about 110 tile temporaries; packing
 // them by live range into one shared block (buffers whose lives do not
 // overlap share bytes) keeps it within the 48 KB of static shared memory.
-// ptxas 13.0 keeps it at 128 registers (its default for 128-thread blocks)
-// and, since the shared tiles have padded rows (strided index math), spills
-// 48 bytes (with `.maxnreg 168` it would use 152 registers and not spill;
-// not the default until measured). At most 64 bytes are allowed, so growth
-// is caught. With `kda-translate --max-registers 168` it assembles without
-// spills.
+// ptxas 13.0 gives it 168 registers and spills 44 bytes (the addresses of
+// its cp.async tile loads, computed once per K step, stay live across the
+// step); at most 64 bytes are allowed, so growth is caught. With
+// `kda-translate --max-registers 168` (the same count, stated as .maxnreg)
+// ptxas allocates differently and does not spill.
 
 // CHECK: Compiling entry function 'inter_solve_inter_solve_0' for 'sm_90'
-// CHECK: {{(0|8|16|24|32|40|48|56|64)}} bytes spill stores
+// CHECK: {{([0-9]|[1-5][0-9]|6[0-4])}} bytes spill stores
 // CHECK: Used {{[0-9]+}} registers, used 1 barriers, {{([0-9]+ bytes cumulative stack size, )?}}{{[0-9]+}} bytes smem
 
 // MAXNREG-PTX: .maxnreg 168
