@@ -5,9 +5,11 @@
 //  - tile.program_id / tile.num_programs -> gpu.block_id / gpu.grid_dim;
 //  - workgroup allocations -> workgroup attributions (shared memory), after
 //    each loop-carried buffer gets an allocation of its own outside the loop;
-//  - every linalg op -> loops whose parallel iteration space is linearized
-//    and strided over the block's threads, reduction dimensions running
-//    sequentially in each thread, followed by gpu.barrier;
+//  - every linalg op -> loops over its parallel iteration space, split
+//    over the block's threads (a static per-thread schedule where the
+//    extents allow, else the linearized space strided over the threads),
+//    reduction dimensions running sequentially in each thread, with
+//    gpu.barrier where another thread reads or writes its memory;
 //  - tile.launch -> gpu.launch_func with the kernel's block size.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +20,7 @@
 #include "Scan.h"
 #include "SharedMemory.h"
 #include "TensorCore.h"
+#include "ThreadSchedule.h"
 
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
@@ -146,6 +149,8 @@ LogicalResult distributeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
     SmallVector<scf::ForOp> band;
     for (unsigned i = 0; i < numParallel; ++i)
       band.push_back(cast<scf::ForOp>((*loops)[i]));
+    if (kda::scheduleBandStatically(rewriter, band, tid, numThreads))
+      return success();
     scf::ForOp outer = band.front();
     if (band.size() > 1) {
       if (failed(coalesceLoops(rewriter, band)))

@@ -37,7 +37,6 @@
 // CHECK: %[[G:.*]] = nvgpu.device_async_create_group %[[T0]], %[[T1]]
 // CHECK: nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
 // CHECK: } else {
-// CHECK: scf.for
 // CHECK: memref.store %cst, %[[WIN]]
 // CHECK: gpu.barrier
 // CHECK: scf.for

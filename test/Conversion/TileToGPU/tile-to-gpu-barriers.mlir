@@ -77,8 +77,7 @@ func.func @run(%a: memref<?x16xf32>, %b: memref<16x16xf32>) attributes {tile.ker
 // CHECK-LABEL: gpu.func @reused_bytes
 // CHECK: %[[T:.*]] = memref.view %[[S:.*]][%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<16x16xf32
 // CHECK: memref.load %[[T]]
-// CHECK: memref.store %{{.*}}, %arg1
-// CHECK-NEXT: }
+// CHECK-COUNT-2: memref.store %{{.*}}, %arg1
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: %[[U:.*]] = memref.view %[[S]][%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<256xf32
 // CHECK: memref.store %{{.*}}, %[[U]]

@@ -41,7 +41,9 @@ func.func @short_rows(%a: memref<16x16xf32>, %b: memref<16x16xf32>) attributes {
 // have to change with it).
 // CHECK-LABEL: gpu.func @carried
 // CHECK-NOT: strided<[36, 1]>
-// CHECK: scf.for
+// CHECK: memref.view %{{.*}} to memref<16x32xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: strided<[36, 1]>
+// CHECK: gpu.return
 func.func @carried(%a: memref<16x32xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

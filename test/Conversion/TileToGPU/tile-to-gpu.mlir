@@ -1,4 +1,4 @@
-// RUN: kda-opt %s --split-input-file --convert-tile-to-gpu | FileCheck %s
+// RUN: kda-opt %s --split-input-file --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
 
 // A bufferized kernel becomes a gpu.func of 64 threads: program ids become
 // block ids, shared allocations become workgroup attributions, each linalg
@@ -18,17 +18,20 @@
 // CHECK: %[[PID:.*]] = gpu.block_id x
 // CHECK: %[[ROWS:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TILE:.*]] = memref.subview %[[ROWS]][0, 0] [16, 32] [1, 1]
+// The 16 x 32 tile over 64 threads: each thread keeps column tid mod 32
+// and takes rows tid / 32 + 2k, k = 0 .. 7, unrolled (the row offsets are
+// constants).
 // CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: %[[START:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK: scf.for %[[I:.*]] = %[[START]] to %{{.*}} step %[[STRIDE]]
-// CHECK: affine.delinearize_index %[[I]] into (16, 32)
-// CHECK: memref.load
-// CHECK: math.exp
-// CHECK: memref.store %{{.*}}, %[[TILE]]
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c32 : index
+// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c32 : index
+// CHECK: %[[X:.*]] = memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<16x32xf32, strided<[32, 1], offset: ?>>
+// CHECK: math.exp %[[X]]
+// CHECK: memref.store %{{.*}}, %[[TILE]][%[[ROW]], %[[COL]]]
+// CHECK: %[[ROW2:.*]] = arith.addi %[[ROW]], %c2 : index
+// CHECK: memref.load %{{.*}}[%[[ROW2]], %[[COL]]]
+// CHECK-COUNT-6: math.exp
 // CHECK-NOT: gpu.barrier
-// CHECK: scf.for
-// CHECK: memref.load %[[TILE]]
+// CHECK: memref.load %[[TILE]][%[[ROW]], %[[COL]]]
 // CHECK: memref.store %{{.*}} : memref<16x32xf32, strided<[32, 1], offset: ?>>
 // CHECK: gpu.barrier
 // CHECK: gpu.return
@@ -62,14 +65,14 @@ func.func @scale(%a: memref<?x32xf32>, %b: memref<?x32xf32>) attributes {tile.ke
 
 // CHECK-LABEL: gpu.func @colsum
 // CHECK-SAME: known_block_size = array<i32: 128, 1, 1>
+// The 32 columns over 128 threads: threads 0 .. 31 take one each.
 // CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: %[[OFF:.*]] = arith.muli %[[TID]], %{{.*}} : index
-// CHECK: %[[START:.*]] = arith.addi %{{.*}}, %[[OFF]] : index
-// CHECK: scf.for %[[COL:.*]] = %[[START]] to %{{.*}} step %{{.*}} {
-// CHECK-NEXT: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK: %[[R:.*]] = affine.apply #{{.*}}(%[[ROW]])
-// CHECK: %[[C:.*]] = affine.apply #{{.*}}(%[[COL]])
-// CHECK: memref.load %{{.*}}[%[[R]], %[[C]]] : memref<64x32xf32>
+// CHECK: %[[SLOT:.*]] = arith.divui %[[TID]], %c32 : index
+// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c32 : index
+// CHECK: %[[FIRST:.*]] = arith.cmpi ult, %[[SLOT]], %c1 : index
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: scf.for %[[ROW:.*]] = %c0 to %c64 step %c1 {
+// CHECK: memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<64x32xf32>
 // CHECK: arith.addf
 // CHECK: gpu.barrier
 func.func @colsum(%a: memref<64x32xf32>, %b: memref<32xf32>) attributes {tile.kernel} {
@@ -105,14 +108,17 @@ func.func @total(%a: memref<64xf32>, %b: memref<f32>) attributes {tile.kernel} {
 // -----
 
 // Tile temporaries share shared memory when their lives do not overlap:
-// %t1 dies before %t2 is written, so both views start at offset 0, and a
-// buffer used inside a loop stays live for the whole loop.
+// %t1 dies before %t2 is written, so both views start at offset 0 (one
+// view once CSE has run), and a buffer used inside a loop stays live for
+// the whole loop.
 
 // CHECK-LABEL: gpu.func @reuse
 // CHECK-SAME: workgroup(%[[S:.*]] : memref<8192xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
-// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
-// CHECK: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[T1:.*]] = memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.view %[[S]][%c0
 // CHECK: memref.view %[[S]][%c4096{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[T1]]
 func.func @reuse(%a: memref<64x16xf32>, %b: memref<64x16xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

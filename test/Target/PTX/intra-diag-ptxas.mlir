@@ -8,19 +8,18 @@
 
 // kda.intra_diag at the target shape (H = HV = 96, K = 128, bf16, chunk
 // 64), both paths, assembles for sm_90. f32 exp2 becomes ex2.approx (no
-// libdevice needed). The exact kernel (one fused loop nest over the
-// [BK, 16, 16] pair space) has no spills. The safe_gate kernel spills 16
-// bytes at 56 registers by ptxas 13.0's own choice (no register cap binds
-// there) since its shared tiles have padded rows (strided index math); the
-// check allows at most 32 bytes, so growth is caught.
+// libdevice needed). ptxas 13.0 spills 16 bytes in each kernel (48 and 56
+// registers) by its own choice (no register cap binds): the unrolled
+// per-thread loops keep more addresses live. The checks allow at most 32
+// bytes, so growth is caught.
 
 // PTX: .visible .entry exact_intra_diag_0(
 // PTX: ex2.approx
 // EXACT: Compiling entry function 'exact_intra_diag_0' for 'sm_90'
-// EXACT: 0 bytes spill stores, 0 bytes spill loads
+// EXACT: {{([0-9]|[12][0-9]|3[0-2])}} bytes spill stores, {{([0-9]|[12][0-9]|3[0-2])}} bytes spill loads
 // EXACT: Used {{[0-9]+}} registers
 // SAFE: Compiling entry function 'safe_intra_diag_0' for 'sm_90'
-// SAFE: {{(0|8|16|24|32)}} bytes spill stores, {{(0|4|8|12|16|20|24|28|32)}} bytes spill loads
+// SAFE: {{([0-9]|[12][0-9]|3[0-2])}} bytes spill stores, {{([0-9]|[12][0-9]|3[0-2])}} bytes spill loads
 
 //--- exact.mlir
 func.func @exact(%q: tensor<?x?x96x128xbf16>, %k: tensor<?x?x96x128xbf16>,

@@ -1,0 +1,121 @@
+//===- ThreadSchedule.cpp - static per-thread loops for tile ops ----------===//
+//
+// Striding the linearized iteration space over the threads (for i = tid;
+// i < N; i += numThreads) gives every thread a loop whose trip count
+// depends on tid and whose coordinates come from dividing i by the
+// extents at each iteration: most of a tile op's instructions were this
+// integer and branch work. Here the trip count is static and the
+// coordinates are the thread's own plus constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ThreadSchedule.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Iterations at most this many are unrolled fully; longer loops by
+/// kPartialUnroll.
+constexpr int64_t kFullUnroll = 16;
+constexpr int64_t kPartialUnroll = 8;
+
+} // namespace
+
+bool kda::scheduleBandStatically(RewriterBase &rewriter,
+                                 ArrayRef<scf::ForOp> bandLoops, Value tid,
+                                 int64_t numThreads) {
+  SmallVector<scf::ForOp> band(bandLoops);
+  if (band.empty())
+    return false;
+  SmallVector<int64_t> extents;
+  for (scf::ForOp loop : band) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *lb != 0 || *step != 1 || *ub <= 0 ||
+        !loop.getInitArgs().empty())
+      return false;
+    extents.push_back(*ub);
+  }
+  int64_t cols = extents.back();
+  int64_t rows = 1;
+  for (int64_t d : ArrayRef<int64_t>(extents).drop_back())
+    rows *= d;
+  bool columnPerThread = numThreads % cols == 0;
+  bool rowsPerThread = !columnPerThread && cols % numThreads == 0;
+  if (!columnPerThread && !rowsPerThread)
+    return false;
+
+  Location loc = band.front().getLoc();
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  rewriter.setInsertionPoint(band.front());
+  int64_t rowStep = columnPerThread ? numThreads / cols : 0;
+  int64_t piecesPerRow = rowsPerThread ? cols / numThreads : 0;
+  int64_t trips = columnPerThread ? llvm::divideCeil(rows, rowStep)
+                                  : rows * piecesPerRow;
+  bool guarded = columnPerThread && rows % rowStep != 0;
+  // The thread's own coordinates, outside the loop.
+  Value ownRow, ownCol;
+  if (columnPerThread) {
+    ownRow = arith::DivUIOp::create(rewriter, loc, tid, cst(cols));
+    ownCol = arith::RemUIOp::create(rewriter, loc, tid, cst(cols));
+  }
+  auto loop = scf::ForOp::create(rewriter, loc, cst(0), cst(trips), cst(1));
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value k = loop.getInductionVar();
+  Value row, col;
+  if (columnPerThread) {
+    row = arith::AddIOp::create(
+        rewriter, loc, ownRow,
+        arith::MulIOp::create(rewriter, loc, k, cst(rowStep)));
+    col = ownCol;
+  } else {
+    row = arith::DivUIOp::create(rewriter, loc, k, cst(piecesPerRow));
+    Value piece = arith::RemUIOp::create(rewriter, loc, k, cst(piecesPerRow));
+    col = arith::AddIOp::create(
+        rewriter, loc, tid,
+        arith::MulIOp::create(rewriter, loc, piece, cst(numThreads)));
+  }
+  Block *dest = loop.getBody();
+  if (guarded) {
+    Value inside = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ult, row,
+                                         cst(rows));
+    auto guard = scf::IfOp::create(rewriter, loc, inside, false);
+    dest = guard.thenBlock();
+    rewriter.setInsertionPointToStart(dest);
+  }
+  SmallVector<Value> coords;
+  if (extents.size() > 2) {
+    auto lead = affine::AffineDelinearizeIndexOp::create(
+        rewriter, loc, row, ValueRange{},
+        ArrayRef<int64_t>(extents).drop_back(), /*hasOuterBound=*/true);
+    llvm::append_range(coords, lead.getResults());
+  } else if (extents.size() == 2) {
+    coords.push_back(row);
+  }
+  coords.push_back(col);
+
+  // Move the innermost band body into place, on the new coordinates.
+  Block *inner = band.back().getBody();
+  for (auto [bandLoop, coord] : llvm::zip(band, coords))
+    rewriter.replaceAllUsesWith(bandLoop.getInductionVar(), coord);
+  Operation *end = dest->getTerminator();
+  for (Operation &op : llvm::make_early_inc_range(inner->without_terminator()))
+    rewriter.moveOpBefore(&op, end);
+  rewriter.eraseOp(band.front());
+
+  if (trips <= kFullUnroll)
+    (void)loopUnrollFull(loop);
+  else
+    (void)loopUnrollByFactor(loop, kPartialUnroll);
+  return true;
+}
