@@ -35,16 +35,18 @@ using namespace mlir;
 namespace {
 
 /// The frame both lowerings share: the lane coordinates g = lane / 4 and
-/// t = lane % 4, and a loop in which the block's warps take the 16x8 tiles
-/// of the [m, n] output in turn. The rewriter is left at the start of the
-/// loop body; row0 and col0 are the tile's first row and column.
+/// t = lane % 4, the lane itself, and a loop in which the block's warps
+/// take the 16 x `width` tiles of the [m, n] output in turn. The rewriter
+/// is left at the start of the loop body; row0 and col0 are the tile's
+/// first row and column.
 struct WarpTileLoop {
-  Value g, t, row0, col0;
+  Value g, t, lane, row0, col0;
   scf::ForOp loop;
 };
 
 WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
-                               int64_t n, int64_t numThreads) {
+                               int64_t n, int64_t numThreads,
+                               int64_t width = 8) {
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
   };
@@ -52,9 +54,10 @@ WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value warp = arith::DivUIOp::create(rewriter, loc, tid, cst(32));
   Value lane = arith::RemUIOp::create(rewriter, loc, tid, cst(32));
+  w.lane = lane;
   w.g = arith::DivUIOp::create(rewriter, loc, lane, cst(4));
   w.t = arith::RemUIOp::create(rewriter, loc, lane, cst(4));
-  int64_t tilesN = n / 8;
+  int64_t tilesN = n / width;
   w.loop = scf::ForOp::create(rewriter, loc, warp, cst((m / 16) * tilesN),
                               cst(numThreads / 32));
   rewriter.setInsertionPointToStart(w.loop.getBody());
@@ -64,7 +67,7 @@ WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
       cst(16));
   w.col0 = arith::MulIOp::create(
       rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, cst(tilesN)),
-      cst(8));
+      cst(width));
   return w;
 }
 
@@ -188,6 +191,23 @@ bool kda::canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads) {
   return mm.m % 16 == 0 && mm.n % 8 == 0 && mm.k % 16 == 0;
 }
 
+/// True if 8x8 blocks of 16-bit elements of `type` (a shared-memory tile)
+/// can be read by ldmatrix: unit innermost stride and every row of 8
+/// elements starting on a 16-byte boundary (static strides and offset; the
+/// shared buffers themselves are 128-byte aligned).
+static bool ldmatrixCanRead(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() != 2 || type.getElementTypeBitWidth() != 16 ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || ShapedType::isDynamic(strides[0]) ||
+      strides[1] != 1)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup &&
+         strides[0] % 8 == 0 && offset % 8 == 0;
+}
+
 void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                                     int64_t numThreads) {
   Location loc = op.getLoc();
@@ -204,13 +224,24 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   auto add = [&](Value x, Value y) {
     return arith::AddIOp::create(rewriter, loc, x, y).getResult();
   };
-  WarpTileLoop w = beginWarpTileLoop(rewriter, loc, m, n, numThreads);
+  // Each warp takes 16 x (8 * nTiles) strips: the A fragment of a K step
+  // is loaded once for nTiles mma.sync. As wide as divides n while every
+  // warp still gets a strip.
+  int64_t numWarps = numThreads / 32;
+  int64_t nTiles = 1;
+  for (int64_t candidate : {4, 2}) {
+    if ((n / 8) % candidate == 0 &&
+        (m / 16) * (n / 8 / candidate) >= numWarps) {
+      nTiles = candidate;
+      break;
+    }
+  }
+  WarpTileLoop w =
+      beginWarpTileLoop(rewriter, loc, m, n, numThreads, 8 * nTiles);
   Value g = w.g, row0 = w.row0, col0 = w.col0;
   scf::ForOp tileLoop = w.loop;
   Value t2 = arith::MulIOp::create(rewriter, loc, w.t, cst(2));
   Value rg = add(row0, g), rg8 = add(rg, cst(8));
-  Value cg = add(col0, g);
-  Value c2t = add(col0, t2), c2t1 = add(c2t, cst(1));
 
   auto load = [&](Value mem, Value i, Value j) {
     return memref::LoadOp::create(rewriter, loc, mem, ValueRange{i, j})
@@ -218,10 +249,7 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   };
   // One mma register: two 16-bit elements, the first in the low half; bf16
   // pairs travel as i32, f16 pairs as vector<2xf16> (what NVVM expects).
-  auto pair = [&](Value lo, Value hi) -> Value {
-    auto vecType = VectorType::get({2}, elem);
-    Value v = vector::FromElementsOp::create(rewriter, loc, vecType,
-                                             ValueRange{lo, hi});
+  auto asRegister = [&](Value v) -> Value {
     if (!bf16)
       return v;
     Value asInt = vector::BitCastOp::create(
@@ -229,12 +257,54 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     return vector::ExtractOp::create(rewriter, loc, asInt,
                                      ArrayRef<int64_t>{0});
   };
+  auto pair = [&](Value lo, Value hi) -> Value {
+    auto vecType = VectorType::get({2}, elem);
+    return asRegister(vector::FromElementsOp::create(rewriter, loc, vecType,
+                                                     ValueRange{lo, hi}));
+  };
+  // Registers of an ldmatrix result vector<N x 2 x elem>.
+  auto ldmatrix = [&](Value mem, Value i, Value j, int64_t tiles,
+                      bool transpose) {
+    auto type = VectorType::get({tiles, 2}, elem);
+    Value frag = nvgpu::LdMatrixOp::create(
+        rewriter, loc, type, mem, ValueRange{i, j},
+        rewriter.getBoolAttr(transpose), rewriter.getI32IntegerAttr(tiles));
+    SmallVector<Value> regs;
+    for (int64_t r = 0; r < tiles; ++r)
+      regs.push_back(asRegister(vector::ExtractOp::create(
+          rewriter, loc, frag, ArrayRef<int64_t>{r})));
+    return regs;
+  };
+  bool aByLdmatrix = ldmatrixCanRead(mm.aType);
+  bool bByLdmatrix = ldmatrixCanRead(mm.bType);
+  // ldmatrix lane addresses: lane l gives row l % 8 of 8x8 block l / 8.
+  Value quad = arith::DivUIOp::create(rewriter, loc, w.lane, cst(8));
+  Value octRow = arith::RemUIOp::create(rewriter, loc, w.lane, cst(8));
+  Value aRowOff = add(octRow, arith::MulIOp::create(
+                                  rewriter, loc,
+                                  arith::RemUIOp::create(rewriter, loc, quad,
+                                                         cst(2)),
+                                  cst(8)));
+  Value aColOff = arith::MulIOp::create(
+      rewriter, loc, arith::DivUIOp::create(rewriter, loc, quad, cst(2)),
+      cst(8));
+  // B (k x n, n contiguous) by ldmatrix.trans: blocks 0 and 1 are k rows
+  // 0-7 and 8-15, so lanes 0-15 address rows like A's blocks 0 and 1.
+  Value bRowOff = aRowOff;
+
   Type f32 = rewriter.getF32Type();
-  SmallVector<Value> acc;
-  acc.push_back(load(c, rg, c2t));
-  acc.push_back(load(c, rg, c2t1));
-  acc.push_back(load(c, rg8, c2t));
-  acc.push_back(load(c, rg8, c2t1));
+  SmallVector<Value> cols, cols1, acc;
+  for (int64_t j = 0; j < nTiles; ++j) {
+    Value c2t = add(add(col0, cst(8 * j)), t2);
+    cols.push_back(c2t);
+    cols1.push_back(add(c2t, cst(1)));
+  }
+  for (int64_t j = 0; j < nTiles; ++j) {
+    acc.push_back(load(c, rg, cols[j]));
+    acc.push_back(load(c, rg, cols1[j]));
+    acc.push_back(load(c, rg8, cols[j]));
+    acc.push_back(load(c, rg8, cols1[j]));
+  }
 
   auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(16), acc);
   rewriter.setInsertionPointToStart(kLoop.getBody());
@@ -248,38 +318,58 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     Value hi = load(a, row, colNext);
     return pair(lo, hi);
   };
-  auto bPair = [&](Value row, Value rowNext) {
-    Value lo = load(b, row, cg);
-    Value hi = load(b, rowNext, cg);
+  auto bPair = [&](Value row, Value rowNext, Value col) {
+    Value lo = load(b, row, col);
+    Value hi = load(b, rowNext, col);
     return pair(lo, hi);
   };
-  SmallVector<Value> aRegs, bRegs;
-  aRegs.push_back(aPair(rg, k2t, k2t1));
-  aRegs.push_back(aPair(rg8, k2t, k2t1));
-  aRegs.push_back(aPair(rg, k2t8, k2t9));
-  aRegs.push_back(aPair(rg8, k2t8, k2t9));
-  bRegs.push_back(bPair(k2t, k2t1));
-  bRegs.push_back(bPair(k2t8, k2t9));
+  SmallVector<Value> aRegs;
+  if (aByLdmatrix) {
+    aRegs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
+  } else {
+    aRegs.push_back(aPair(rg, k2t, k2t1));
+    aRegs.push_back(aPair(rg8, k2t, k2t1));
+    aRegs.push_back(aPair(rg, k2t8, k2t9));
+    aRegs.push_back(aPair(rg8, k2t8, k2t9));
+  }
   auto resultType = LLVM::LLVMStructType::getLiteral(
       rewriter.getContext(), SmallVector<Type>(4, f32));
   NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  Value mma = NVVM::MmaOp::create(
-      rewriter, loc, resultType, aRegs, bRegs, kLoop.getRegionIterArgs(),
-      ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                     NVVM::MMALayout::col});
   SmallVector<Value> next;
-  for (int64_t i = 0; i < 4; ++i)
-    next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, i));
+  for (int64_t j = 0; j < nTiles; ++j) {
+    Value tileCol = add(col0, cst(8 * j));
+    SmallVector<Value> bRegs;
+    if (bByLdmatrix) {
+      bRegs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
+    } else {
+      Value cg = add(tileCol, g);
+      bRegs.push_back(bPair(k2t, k2t1, cg));
+      bRegs.push_back(bPair(k2t8, k2t9, cg));
+    }
+    Value mma = NVVM::MmaOp::create(
+        rewriter, loc, resultType, aRegs, bRegs,
+        kLoop.getRegionIterArgs().slice(4 * j, 4),
+        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    for (int64_t i = 0; i < 4; ++i)
+      next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, i));
+  }
   scf::YieldOp::create(rewriter, loc, next);
 
   rewriter.setInsertionPointAfter(kLoop);
   ValueRange result = kLoop.getResults();
-  memref::StoreOp::create(rewriter, loc, result[0], c, ValueRange{rg, c2t});
-  memref::StoreOp::create(rewriter, loc, result[1], c, ValueRange{rg, c2t1});
-  memref::StoreOp::create(rewriter, loc, result[2], c, ValueRange{rg8, c2t});
-  memref::StoreOp::create(rewriter, loc, result[3], c, ValueRange{rg8, c2t1});
+  for (int64_t j = 0; j < nTiles; ++j) {
+    memref::StoreOp::create(rewriter, loc, result[4 * j], c,
+                            ValueRange{rg, cols[j]});
+    memref::StoreOp::create(rewriter, loc, result[4 * j + 1], c,
+                            ValueRange{rg, cols1[j]});
+    memref::StoreOp::create(rewriter, loc, result[4 * j + 2], c,
+                            ValueRange{rg8, cols[j]});
+    memref::StoreOp::create(rewriter, loc, result[4 * j + 3], c,
+                            ValueRange{rg8, cols1[j]});
+  }
   rewriter.setInsertionPointAfter(tileLoop);
   rewriter.eraseOp(op);
 }

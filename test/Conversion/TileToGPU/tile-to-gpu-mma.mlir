@@ -49,20 +49,22 @@ func.func @odd_shape(%a: memref<12x8xf32>, %b: memref<8x8xf32>, %c: memref<12x8x
 
 // A matmul of bf16 operands into an f32 accumulator runs on tensor cores
 // with mma.sync m16n8k16 (no marking needed: bf16 products are exact in
-// f32). Each register packs two consecutive bf16 elements (the first in the
-// low half) as an i32: A rows g and g+8 at columns k+2t, k+2t+1 and
-// k+2t+8, k+2t+9; B rows k+2t, k+2t+1 and k+2t+8, k+2t+9 at column g.
+// f32). The fragments come from ldmatrix: A's 16x16 block as four 8x8
+// blocks (lane l gives row l % 8 of block l / 8: blocks 0-3 are rows 0-7
+// and 8-15 at columns k..k+7, then at k+8..k+15), B's 16x8 block as two
+// transposed 8x8 blocks (k rows 0-7 and 8-15). Each register packs two
+// consecutive bf16 elements (the first in the low half) as an i32.
 // CHECK-LABEL: gpu.func @tc_bf16
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32
 // CHECK: scf.for %{{.*}} = %[[WARP]] to %{{.*}} step %{{.*}} {
 // CHECK: %[[C0:.*]] = memref.load %{{.*}} : memref<32x16xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c16{{.*}} iter_args(%[[S0:.*]] = %[[C0]], %[[S1:.*]] = %{{.*}}, %[[S2:.*]] = %{{.*}}, %[[S3:.*]] = %{{.*}}) -> (f32, f32, f32, f32) {
-// CHECK: %[[LO:.*]] = memref.load %{{.*}} : memref<32x64xbf16, #gpu.address_space<workgroup>>
-// CHECK: %[[HI:.*]] = memref.load %{{.*}} : memref<32x64xbf16, #gpu.address_space<workgroup>>
-// CHECK: %[[PAIR:.*]] = vector.from_elements %[[LO]], %[[HI]] : vector<2xbf16>
-// CHECK: %[[BITS:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
+// CHECK: %[[AF:.*]] = nvgpu.ldmatrix %arg0[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: %[[A0V:.*]] = vector.extract %[[AF]][0] : vector<2xbf16> from vector<4x2xbf16>
+// CHECK: %[[BITS:.*]] = vector.bitcast %[[A0V]] : vector<2xbf16> to vector<1xi32>
 // CHECK: %[[A0:.*]] = vector.extract %[[BITS]][0] : i32 from vector<1xi32>
+// CHECK: %[[BF:.*]] = nvgpu.ldmatrix %arg1[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<64x16xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // CHECK: %[[MMA:.*]] = nvvm.mma.sync A[%[[A0]], %{{.*}}, %{{.*}}, %{{.*}}] B[%{{.*}}, %{{.*}}] C[%[[S0]], %[[S1]], %[[S2]], %[[S3]]]
 // CHECK-SAME: layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>
 // CHECK-SAME: multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>
@@ -97,5 +99,27 @@ func.func @tc_f16(%a: memref<16x16xf16, #gpu.address_space<workgroup>>, %b: memr
 // CHECK: arith.mulf
 func.func @bf16_k8(%a: memref<16x8xbf16>, %b: memref<8x8xbf16>, %c: memref<16x8xf32>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
   linalg.matmul ins(%a, %b : memref<16x8xbf16>, memref<8x8xbf16>) outs(%c : memref<16x8xf32>)
+  return
+}
+
+// -----
+
+// Rows that do not start on 16-byte boundaries (A's row stride of 20
+// bf16) rule out ldmatrix for that operand: its registers are packed from
+// scalar loads, A rows g and g+8 at columns k+2t, k+2t+1 (and +8); B still
+// comes from ldmatrix. One warp and an output 32 wide: the warp takes a 16x32 strip,
+// four mma.sync per K step on one A fragment.
+// CHECK-LABEL: gpu.func @unaligned_rows
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: scf.for %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK: %[[LO:.*]] = memref.load %arg0[%{{.*}}, %{{.*}}] : memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>
+// CHECK: %[[HI:.*]] = memref.load %arg0[%{{.*}}, %{{.*}}] : memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>
+// CHECK: vector.from_elements %[[LO]], %[[HI]] : vector<2xbf16>
+// CHECK: nvgpu.ldmatrix %arg1{{.*}} {numTiles = 2 : i32, transpose = true}
+// CHECK-COUNT-4: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.barrier
+func.func @unaligned_rows(%a: memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>, %b: memref<16x32xbf16, #gpu.address_space<workgroup>>, %c: memref<16x32xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  linalg.matmul ins(%a, %b : memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>, memref<16x32xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
   return
 }
