@@ -115,15 +115,27 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     one shared byte block (buffers whose live ranges do not overlap share
     bytes; a buffer a loop carries first gets an allocation of its own
     before the loop; 2-D buffers whose rows are a multiple of 128 bytes get
-    16 bytes of padding per row, against bank conflicts), and each linalg
-    op is distributed over the block's threads (its parallel iteration space
-    is strided over the threads, its reduction dimensions run sequentially
-    in each thread), followed by a barrier. Matmuls run on tensor cores
-    instead when their static shapes allow: those marked `tile.tf32`
-    (operands already rounded to tf32, multiples of 16x8x8) with
-    `mma.sync.m16n8k8`, those of bf16 or f16 operands into f32 (multiples
-    of 16x8x16) with `mma.sync.m16n8k16`; each warp computes 16x8 output
-    tiles in turn. The host functions and their `tile.launch` ops are kept:
+    16 bytes of padding per row, against bank conflicts). Tile loads (a copy
+    from a global memref into a whole shared tile, or into its corner after
+    a zero fill) become `cp.async` copies of 16-byte (or 8-, 4-byte) pieces
+    that zero-fill past the box, one wait per group of consecutive loads,
+    under a run-time alignment check whose else branch keeps the fill and
+    copy. Each other linalg op is distributed over the block's threads: its
+    parallel iteration space, seen as rows of columns, is split with a
+    static per-thread schedule (a thread keeps a column and takes every
+    k-th row, or takes every row at columns tid, tid + N, ...; unrolled)
+    where the extents allow, else strided over the threads; its reduction
+    dimensions run sequentially in each thread. Barriers separate ops only
+    where one touches shared memory another thread wrote or read in an
+    earlier op since the last barrier (byte ranges in the packed block;
+    elementwise ops over one view with identity maps need none). Matmuls
+    run on tensor cores instead when their static shapes allow: those
+    marked `tile.tf32` (operands already rounded to tf32, multiples of
+    16x8x8) with `mma.sync.m16n8k8`, one 16x8 tile per warp at a time;
+    those of bf16 or f16 operands into f32 (multiples of 16x8x16) with
+    `mma.sync.m16n8k16`, each warp taking 16 x 8n strips with fragments
+    from `ldmatrix` where the rows start on 16-byte boundaries. The host
+    functions and their `tile.launch` ops are kept:
     they are the launch plan.
   }];
   let dependentDialects = [
