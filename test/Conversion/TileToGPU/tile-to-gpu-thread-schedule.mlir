@@ -1,0 +1,92 @@
+// RUN: kda-opt %s --split-input-file --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
+
+// A static iteration space is split over the threads with constant
+// per-iteration offsets. Rows of 64 columns over 128 threads: a thread
+// keeps column tid mod 64 and takes rows tid / 64 + 2k; 8 x 64 is 4 rows
+// per thread, unrolled.
+// CHECK-LABEL: gpu.func @column_per_thread
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c64 : index
+// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c64 : index
+// CHECK: memref.load %arg0[%[[ROW]], %[[COL]]]
+// CHECK: %[[ROW2:.*]] = arith.addi %[[ROW]], %c2 : index
+// CHECK: memref.load %arg0[%[[ROW2]], %[[COL]]]
+// CHECK: %[[ROW4:.*]] = arith.addi %[[ROW]], %c4 : index
+// CHECK: memref.load %arg0[%[[ROW4]], %[[COL]]]
+// CHECK: %[[ROW6:.*]] = arith.addi %[[ROW]], %c6 : index
+// CHECK: memref.load %arg0[%[[ROW6]], %[[COL]]]
+// CHECK-NOT: memref.load %arg0
+// CHECK-NOT: scf.for
+// CHECK: gpu.return
+func.func @column_per_thread(%a: memref<8x64xf32>, %b: memref<8x64xf32>) attributes {tile.kernel} {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<8x64xf32>) outs(%b : memref<8x64xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+// Rows that do not fill the last step (3 rows, 2 per step) are guarded.
+// CHECK-LABEL: gpu.func @guarded_rows
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c64 : index
+// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c64 : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %c3 : index
+// CHECK: scf.if %[[IN]] {
+// CHECK: memref.load %arg0[%[[ROW]], %[[COL]]]
+// CHECK: %[[ROW2:.*]] = arith.addi %[[ROW]], %c2 : index
+// CHECK: %[[IN2:.*]] = arith.cmpi ult, %[[ROW2]], %c3 : index
+// CHECK: scf.if %[[IN2]] {
+// CHECK: memref.load %arg0[%[[ROW2]], %[[COL]]]
+func.func @guarded_rows(%a: memref<3x64xf32>, %b: memref<3x64xf32>) attributes {tile.kernel} {
+  linalg.copy ins(%a : memref<3x64xf32>) outs(%b : memref<3x64xf32>)
+  return
+}
+
+// -----
+
+// When the block divides the columns, a thread takes every row at columns
+// tid and tid + 128.
+// CHECK-LABEL: gpu.func @columns_per_thread
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: memref.load %arg0[%c0, %[[TID]]]
+// CHECK: %[[COL2:.*]] = arith.addi %[[TID]], %c128 : index
+// CHECK: memref.load %arg0[%c0, %[[COL2]]]
+// CHECK: memref.load %arg0[%c1, %[[TID]]]
+// CHECK: memref.load %arg0[%c1, %[[COL2]]]
+// CHECK-NOT: memref.load %arg0
+func.func @columns_per_thread(%a: memref<2x256xf32>, %b: memref<2x256xf32>) attributes {tile.kernel} {
+  linalg.copy ins(%a : memref<2x256xf32>) outs(%b : memref<2x256xf32>)
+  return
+}
+
+// -----
+
+// Rank 3: the leading coordinates come from the row index.
+// CHECK-LABEL: gpu.func @rank3
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c16 : index
+// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c16 : index
+// CHECK: %[[LEAD:.*]]:2 = affine.delinearize_index %[[ROW]] into (4, 8) : index, index
+// CHECK: memref.load %arg0[%[[LEAD]]#0, %[[LEAD]]#1, %[[COL]]]
+func.func @rank3(%a: memref<4x8x16xf32>, %b: memref<4x8x16xf32>) attributes {tile.kernel} {
+  linalg.copy ins(%a : memref<4x8x16xf32>) outs(%b : memref<4x8x16xf32>)
+  return
+}
+
+// -----
+
+// Neither divides (48 columns, 128 threads): the linearized space is
+// strided over the threads.
+// CHECK-LABEL: gpu.func @strided
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: scf.for %[[I:.*]] = %[[TID]] to %c192 step %c128 {
+// CHECK: affine.delinearize_index %[[I]] into (4, 48)
+func.func @strided(%a: memref<4x48xf32>, %b: memref<4x48xf32>) attributes {tile.kernel} {
+  linalg.copy ins(%a : memref<4x48xf32>) outs(%b : memref<4x48xf32>)
+  return
+}
