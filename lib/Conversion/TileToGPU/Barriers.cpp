@@ -164,3 +164,25 @@ Operation *kda::nextEffectfulOp(Operation *op) {
       return next;
   return nullptr;
 }
+
+SmallVector<kda::BarrierPlan>
+kda::planBarriers(ArrayRef<linalg::LinalgOp> ops) {
+  SmallVector<BarrierPlan> plan(ops.size());
+  SmallVector<size_t> run; // indices into ops
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    linalg::LinalgOp last = run.empty() ? linalg::LinalgOp() : ops[run.back()];
+    bool joins =
+        last && previousEffectfulOp(op) == last.getOperation() &&
+        llvm::none_of(run, [&](size_t earlier) {
+          return needsBarrierBetween(ops[earlier], op);
+        });
+    if (joins) {
+      plan[i].before = false;
+      plan[run.back()].after = false;
+    } else {
+      run.clear();
+    }
+    run.push_back(i);
+  }
+  return plan;
+}

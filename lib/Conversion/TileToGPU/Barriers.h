@@ -23,6 +23,17 @@ namespace mlir::kda {
 /// buffer through the same value with identity indexing maps.
 bool needsBarrierBetween(linalg::LinalgOp first, linalg::LinalgOp second);
 
+/// Whether an op needs a barrier before and after it.
+struct BarrierPlan {
+  bool before = true, after = true;
+};
+
+/// The barriers around each of `ops` (linalg ops in program order, before
+/// distribution): a run of neighbouring ops (only side-effect-free ops
+/// between them) has no barrier inside it as long as no op of the run
+/// needs one after any earlier op of the run (needsBarrierBetween).
+SmallVector<BarrierPlan> planBarriers(ArrayRef<linalg::LinalgOp> ops);
+
 /// The op before (after) `op` in its block, skipping side-effect-free ops;
 /// null at the start (end) of the block.
 Operation *previousEffectfulOp(Operation *op);

@@ -274,35 +274,15 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
 
   kda::lowerTileLoadsToAsyncCopies(gpuFunc, numThreads);
 
-  // Distribute linalg ops (collected first: distribution rewrites them).
-  // A run of neighbouring ops (only side-effect-free ops between them)
-  // needs no barrier inside it when no op of the run touches memory that an
-  // earlier op of the run wrote, or writes memory that it read, from
-  // another thread.
+  // Distribute linalg ops (collected first: distribution rewrites them),
+  // with barriers only where planned.
   SmallVector<linalg::LinalgOp> linalgOps;
   gpuFunc.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
-  llvm::DenseMap<Operation *, std::pair<bool, bool>> barriers;
-  SmallVector<linalg::LinalgOp> run;
-  for (linalg::LinalgOp op : linalgOps) {
-    barriers[op] = {true, true};
-    bool joins = !run.empty() &&
-                 kda::previousEffectfulOp(op) == run.back().getOperation() &&
-                 llvm::none_of(run, [&](linalg::LinalgOp earlier) {
-                   return kda::needsBarrierBetween(earlier, op);
-                 });
-    if (joins) {
-      barriers[op].first = false;
-      barriers[run.back()].second = false;
-    } else {
-      run.clear();
-    }
-    run.push_back(op);
-  }
-  for (linalg::LinalgOp op : linalgOps) {
-    auto [before, after] = barriers.lookup(op);
-    if (failed(distribute(rewriter, op, numThreads, before, after)))
+  SmallVector<kda::BarrierPlan> plan = kda::planBarriers(linalgOps);
+  for (auto [op, barriers] : llvm::zip(linalgOps, plan))
+    if (failed(distribute(rewriter, op, numThreads, barriers.before,
+                          barriers.after)))
       return failure();
-  }
   kda::removeRedundantBarriers(gpuFunc);
   return gpuFunc;
 }
