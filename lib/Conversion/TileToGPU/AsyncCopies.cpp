@@ -271,12 +271,10 @@ void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
   SmallVector<Value> tokens;
   for (const TileLoad &load : group)
     emitAsyncCopies(rewriter, loc, load, tid, numThreads, tokens);
-  Value groupToken;
-  if (!tokens.empty())
-    groupToken = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loc, tokens);
-  else
-    groupToken = nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loc,
-                                                         ValueRange{});
+  // (With no whole-round pieces, an empty group: the guarded ones were
+  // committed where they were issued.)
+  Value groupToken =
+      nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loc, tokens);
   nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, groupToken,
                                    rewriter.getI32IntegerAttr(0));
   rewriter.setInsertionPointAfter(branch);
