@@ -387,20 +387,13 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
   Value mBuf = ctx.allocateResult(op.getM());
   args.push_back(aqkOutBuf);
   args.push_back(mBuf);
-  Value cuBuf;
-  if (op.getCuSeqlens()) {
-    cuBuf = ctx.buffers.lookup(op.getCuSeqlens());
-    args.push_back(cuBuf);
-  }
+  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
 
   ChunkKernel chunkKernel =
       createChunkKernel(ctx, loc, args, kInterSolveThreads, bool(cuBuf), bt);
   func::FuncOp kernel = chunkKernel.kernel;
   OpBuilder &b = chunkKernel.builder;
   auto arg = [&](unsigned i) { return chunkKernel.arg(i); };
-  Value batch = chunkKernel.program.batch, head = chunkKernel.program.head,
-        qkHead = chunkKernel.program.qkHead;
-  ChunkRows rows = chunkKernel.program.rows;
 
   InterSolveKernel body{InterSolveBuilder{b, loc}};
   body.q = arg(0);
@@ -411,11 +404,7 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
   body.akkd = arg(5);
   body.aqkOut = arg(6);
   body.m = arg(7);
-  body.batch = batch;
-  body.head = head;
-  body.qkHead = qkHead;
-  body.rowStart = rows.start;
-  body.rowEnd = rows.end;
+  setChunkCoordinates(body, chunkKernel.program);
   body.numSub = bt / kBC;
   body.kDim = k;
   body.bk = bk;

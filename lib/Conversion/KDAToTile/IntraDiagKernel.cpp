@@ -297,20 +297,13 @@ LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
   Value akkdBuf = ctx.allocateResult(op.getAkkd());
   args.push_back(aqkBuf);
   args.push_back(akkdBuf);
-  Value cuBuf;
-  if (op.getCuSeqlens()) {
-    cuBuf = ctx.buffers.lookup(op.getCuSeqlens());
-    args.push_back(cuBuf);
-  }
+  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
 
   ChunkKernel chunkKernel =
       createChunkKernel(ctx, loc, args, kIntraDiagThreads, bool(cuBuf), bt);
   func::FuncOp kernel = chunkKernel.kernel;
   OpBuilder &b = chunkKernel.builder;
   auto arg = [&](unsigned i) { return chunkKernel.arg(i); };
-  Value batch = chunkKernel.program.batch, head = chunkKernel.program.head,
-        qkHead = chunkKernel.program.qkHead;
-  ChunkRows rows = chunkKernel.program.rows;
 
   IntraDiagKernel body{IntraDiagBuilder{b, loc}};
   body.q = arg(0);
@@ -319,11 +312,7 @@ LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
   body.beta = arg(3);
   body.aqk = arg(4);
   body.akkd = arg(5);
-  body.batch = batch;
-  body.head = head;
-  body.qkHead = qkHead;
-  body.rowStart = rows.start;
-  body.rowEnd = rows.end;
+  setChunkCoordinates(body, chunkKernel.program);
   body.numSub = bt / kBC;
   body.kDim = k;
   body.bk = bk;

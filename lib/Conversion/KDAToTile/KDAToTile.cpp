@@ -113,6 +113,15 @@ ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
   return program;
 }
 
+Value kda::appendCuSeqlens(StageContext &ctx, Value cuSeqlens,
+                           SmallVectorImpl<Value> &args) {
+  if (!cuSeqlens)
+    return Value();
+  Value buffer = ctx.buffers.lookup(cuSeqlens);
+  args.push_back(buffer);
+  return buffer;
+}
+
 ChunkKernel kda::createChunkKernel(StageContext &ctx, Location loc,
                                    ValueRange args, int64_t numThreads,
                                    bool varlen, int64_t bt) {

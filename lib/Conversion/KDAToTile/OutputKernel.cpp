@@ -197,11 +197,7 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
     args.push_back(ctx.buffers.lookup(input));
   Value oBuf = ctx.allocateResult(op.getO());
   args.push_back(oBuf);
-  Value cuBuf;
-  if (op.getCuSeqlens()) {
-    cuBuf = ctx.buffers.lookup(op.getCuSeqlens());
-    args.push_back(cuBuf);
-  }
+  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
   const int64_t bk = columnTile(k), bv = columnTile(v);
   const int64_t numVTiles = (v + bv - 1) / bv;
 

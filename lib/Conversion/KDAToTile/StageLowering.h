@@ -141,10 +141,26 @@ struct ChunkKernel {
   Value arg(unsigned i) { return kernel.getArgument(i); }
 };
 
+/// Appends the buffer of `cuSeqlens` to `args` when there is one (a varlen
+/// stage: it is the kernel's last argument); returns it, or null.
+Value appendCuSeqlens(StageContext &ctx, Value cuSeqlens,
+                      SmallVectorImpl<Value> &args);
+
 /// Creates the kernel of a chunk-parallel stage over `args` (the last one is
 /// cu_seqlens when `varlen`) and locates its program's chunk.
 ChunkKernel createChunkKernel(StageContext &ctx, Location loc, ValueRange args,
                               int64_t numThreads, bool varlen, int64_t bt);
+
+/// Gives a kernel body (any struct with these fields) the coordinates of
+/// its program's chunk: batch, value head, q/k head and the chunk's rows.
+template <typename Body>
+void setChunkCoordinates(Body &body, const ChunkProgram &program) {
+  body.batch = program.batch;
+  body.head = program.head;
+  body.qkHead = program.qkHead;
+  body.rowStart = program.rows.start;
+  body.rowEnd = program.rows.end;
+}
 
 /// Launches a chunk-parallel kernel on NT * B * HV programs along x, NT and
 /// HV taken from args[2] (G) and `cuSeqlens`.

@@ -183,20 +183,13 @@ LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
   Value uBuf = ctx.allocateResult(op.getU());
   Value kgBuf = ctx.allocateResult(op.getKg());
   args.append({wBuf, uBuf, kgBuf});
-  Value cuBuf;
-  if (op.getCuSeqlens()) {
-    cuBuf = ctx.buffers.lookup(op.getCuSeqlens());
-    args.push_back(cuBuf);
-  }
+  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
 
   ChunkKernel chunkKernel =
       createChunkKernel(ctx, loc, args, kWYThreads, bool(cuBuf), bt);
   func::FuncOp kernel = chunkKernel.kernel;
   OpBuilder &b = chunkKernel.builder;
   auto arg = [&](unsigned i) { return chunkKernel.arg(i); };
-  Value batch = chunkKernel.program.batch, head = chunkKernel.program.head,
-        qkHead = chunkKernel.program.qkHead;
-  ChunkRows rows = chunkKernel.program.rows;
 
   WYRecomputeKernel body{TileValueBuilder{b, loc}};
   body.k = arg(0);
@@ -207,11 +200,7 @@ LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
   body.w = arg(5);
   body.u = arg(6);
   body.kg = arg(7);
-  body.batch = batch;
-  body.head = head;
-  body.qkHead = qkHead;
-  body.rowStart = rows.start;
-  body.rowEnd = rows.end;
+  setChunkCoordinates(body, chunkKernel.program);
   body.kDim = k;
   body.vDim = v;
   body.bk = columnTile(k);
