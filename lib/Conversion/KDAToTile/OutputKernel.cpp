@@ -76,20 +76,35 @@ struct OutputKernel {
                           {1, 3}));
   }
 
-  /// The [BK, BV] f32 tile of h_c at rows [kCol, ..) of K and the program's
-  /// V columns; entries past K or V read as 0.
+  /// True when both dots can take 16-bit operands as they are (bf16 or f16
+  /// q and v of one type): their products are exact in f32, the values
+  /// are already rounded to that type, so the result equals the tf32 dot
+  /// of the f32 tiles, with half the shared memory and no conversions.
+  bool sixteenBitDots() const {
+    auto vNewElem = cast<MemRefType>(vNew.getType()).getElementType();
+    return (qType.isBF16() || qType.isF16()) && vNewElem == qType;
+  }
+
+  /// The [BK, BV] tile of h_c at rows [kCol, ..) of K and the program's V
+  /// columns, in h's element type (f32 unless `sixteenBitDots`); entries
+  /// past K or V read as 0.
   Value loadState(Value kCol) {
-    if (!vFirst)
-      return t.toF32(t.load(t.tileOf({bk, bv}, qType), h,
-                            {batch, chunkId, head, kCol, vCol},
-                            {t.index(kDim), t.index(vDim)}, {3, 4}));
-    Value vk = t.load(t.tileOf({bv, bk}, qType), h,
-                      {batch, chunkId, head, vCol, kCol},
-                      {t.index(vDim), t.index(kDim)}, {3, 4});
-    return t.trans(t.toF32(vk));
+    Value tile;
+    if (!vFirst) {
+      tile = t.load(t.tileOf({bk, bv}, qType), h,
+                    {batch, chunkId, head, kCol, vCol},
+                    {t.index(kDim), t.index(vDim)}, {3, 4});
+    } else {
+      Value vk = t.load(t.tileOf({bv, bk}, qType), h,
+                        {batch, chunkId, head, vCol, kCol},
+                        {t.index(vDim), t.index(kDim)}, {3, 4});
+      tile = t.trans(vk);
+    }
+    return sixteenBitDots() ? tile : t.toF32(tile);
   }
 
   void build() {
+    const bool narrow = sixteenBitDots();
     // 1. scale * rd(q * 2^G) . h_c, over K tiles.
     auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
                                     t.index(bk), ValueRange{t.zeros({bt, bv})});
@@ -99,7 +114,8 @@ struct OutputKernel {
       Value kCol = kLoop.getInductionVar();
       Value qTile = loadRows(q, qkHead, kCol, bk, kDim);
       Value gTile = loadRows(G, head, kCol, bk, kDim);
-      Value qg = t.roundTo(t.mul(qTile, t.exp2(gTile)), qType);
+      Value qg = t.mul(qTile, t.exp2(gTile));
+      qg = narrow ? t.toElement(qg, qType) : t.roundTo(qg, qType);
       Value acc = t.dot(qg, loadState(kCol), kLoop.getRegionIterArg(0),
                         tile::Precision::tf32);
       scf::YieldOp::create(b(), loc(), acc);
@@ -108,14 +124,23 @@ struct OutputKernel {
     Value inter =
         t.mul(kLoop.getResult(0), t.splat(t.tileOf({bt, bv}, t.f32()), scale));
     // 3. + tril0(Aqk) . v_new.
-    Value aqkTile = t.toF32(t.load(t.tileOf({bt, bt}, qType), aqk,
-                                   {batch, rowStart, head, t.index(0)},
-                                   {rowEnd, t.index(bt)}, {1, 3}));
+    Value aqkTile = t.load(t.tileOf({bt, bt}, qType), aqk,
+                           {batch, rowStart, head, t.index(0)},
+                           {rowEnd, t.index(bt)}, {1, 3});
     Value lower = tile::TriMaskOp::create(
         b(), loc(), t.tileOf({bt, bt}, b().getI1Type()), /*upper=*/false,
         /*diagonal=*/0);
-    Value causal = t.select(lower, aqkTile, t.zeros({bt, bt}));
-    Value vTile = loadRows(vNew, head, vCol, bv, vDim);
+    Value causal, vTile;
+    if (narrow) {
+      causal = t.select(lower, aqkTile,
+                        t.splat(t.tileOf({bt, bt}, qType), 0.0));
+      vTile = t.load(t.tileOf({bt, bv}, qType), vNew,
+                     {batch, rowStart, head, vCol}, {rowEnd, t.index(vDim)},
+                     {1, 3});
+    } else {
+      causal = t.select(lower, t.toF32(aqkTile), t.zeros({bt, bt}));
+      vTile = loadRows(vNew, head, vCol, bv, vDim);
+    }
     Value out = t.dot(causal, vTile, inter, tile::Precision::tf32);
     t.store(t.toElement(out, vType), o, {batch, rowStart, head, vCol},
             {rowEnd, t.index(vDim)}, {1, 3});

@@ -93,13 +93,22 @@ struct WYRecomputeKernel {
     // M: rows and columns past the sequence end read as 0, and entries
     // above the diagonal (0 in a lower-triangular M) are masked to 0, so
     // that whatever the buffer holds there never reaches the dots.
-    Value mLoaded = t.toF32(t.load(t.tileOf({bt, bt}, kType), m,
-                                   {batch, rowStart, head, t.index(0)},
-                                   {rowEnd, rowsLeft}, {1, 3}));
+    //
+    // The dots take M and the rounded right-hand sides in their 16-bit
+    // type when k (and, for u, v) is bf16 or f16: the values are exact in
+    // it and the products exact in f32, so the result equals the tf32 dot
+    // of the f32 tiles, with half the shared memory and no conversions.
+    const bool narrowK = kType.isBF16() || kType.isF16();
+    const bool narrowV = narrowK && vType == kType;
+    Value mLoaded = t.load(t.tileOf({bt, bt}, kType), m,
+                           {batch, rowStart, head, t.index(0)},
+                           {rowEnd, rowsLeft}, {1, 3});
     Value lower = tile::TriMaskOp::create(
         b(), loc(), t.tileOf({bt, bt}, b().getI1Type()), /*upper=*/false,
         /*diagonal=*/0);
-    Value mTile = t.select(lower, mLoaded, t.zeros({bt, bt}));
+    Value mNarrow = t.select(lower, mLoaded,
+                             t.splat(t.tileOf({bt, bt}, kType), 0.0));
+    Value mTile = narrowK && narrowV ? Value() : t.toF32(mNarrow);
     auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
     Value betaCol = t.toF32(t.load(t.tileOf({bt}, betaElem), beta,
                                    {batch, rowStart, head}, {rowEnd}, {1}));
@@ -114,8 +123,12 @@ struct WYRecomputeKernel {
       Value kTile = loadRows(k, qkHead, col, bk, kDim);
       Value gTile = loadRows(G, head, col, bk, kDim);
       Value betaRows = t.broadcast(betaCol, 1, {bt, bk});
-      Value kb = t.roundTo(t.mul(t.mul(kTile, t.exp2(gTile)), betaRows), kType);
-      Value wTile = t.dot(mTile, kb, t.zeros({bt, bk}), tile::Precision::tf32);
+      Value kb = t.mul(t.mul(kTile, t.exp2(gTile)), betaRows);
+      Value wTile =
+          narrowK ? t.dot(mNarrow, t.toElement(kb, kType), t.zeros({bt, bk}),
+                          tile::Precision::tf32)
+                  : t.dot(mTile, t.roundTo(kb, kType), t.zeros({bt, bk}),
+                          tile::Precision::tf32);
       storeRows(wTile, kType, w, col, kDim);
       // kg = k * 2^(G_last - G); the exponent is <= 0 on valid rows (G does
       // not increase along a chunk), and padded rows have k = 0.
@@ -130,8 +143,12 @@ struct WYRecomputeKernel {
       Value col = columnLoop(vDim, bv);
       Value vTile = loadRows(v, head, col, bv, vDim);
       Value betaRows = t.broadcast(betaCol, 1, {bt, bv});
-      Value vb = t.roundTo(t.mul(vTile, betaRows), vType);
-      Value uTile = t.dot(mTile, vb, t.zeros({bt, bv}), tile::Precision::tf32);
+      Value vb = t.mul(vTile, betaRows);
+      Value uTile =
+          narrowV ? t.dot(mNarrow, t.toElement(vb, vType), t.zeros({bt, bv}),
+                          tile::Precision::tf32)
+                  : t.dot(mTile, t.roundTo(vb, vType), t.zeros({bt, bv}),
+                          tile::Precision::tf32);
       storeRows(uTile, vType, u, col, vDim);
     }
   }

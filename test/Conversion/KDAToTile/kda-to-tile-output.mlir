@@ -40,12 +40,13 @@
 // CHECK: arith.truncf %{{.*}} : tensor<64x64xf32> to tensor<64x64xbf16>
 // h_c: the chunk id for fixed length.
 // CHECK: tile.load %[[KH]][%[[BATCH]], %[[CHUNK]], %[[HV]], %[[KC]], %[[VCOL]]] bounds [%[[C100]], %[[C100]]] dims [3, 4] : memref<?x?x8x100x100xbf16> -> tensor<64x64xbf16>
-// CHECK: %[[NA:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[A]] precision = tf32
+// The dots take the 16-bit tiles as they are (exact products).
+// CHECK: %[[NA:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[A]] precision = tf32 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
 // CHECK: scf.yield %[[NA]]
 // CHECK: %[[INTER:.*]] = arith.mulf %[[ACC]], %{{.*}} : tensor<64x64xf32>
 // CHECK: tile.load %[[KA]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %[[C64]]] dims [1, 3] : memref<?x?x8x64xbf16> -> tensor<64x64xbf16>
 // CHECK: %[[TRIL:.*]] = tile.tri_mask lower diagonal 0 : tensor<64x64xi1>
-// CHECK: %[[CAUSAL:.*]] = arith.select %[[TRIL]], %{{.*}}, %{{.*}} : tensor<64x64xi1>, tensor<64x64xf32>
+// CHECK: %[[CAUSAL:.*]] = arith.select %[[TRIL]], %{{.*}}, %{{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
 // CHECK: tile.load %[[KV]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[VCOL]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
 // CHECK: %[[OUT:.*]] = tile.dot %[[CAUSAL]], %{{.*}}, %[[INTER]] precision = tf32
 // CHECK: %[[O16:.*]] = arith.truncf %[[OUT]]

@@ -33,9 +33,9 @@
 // M: columns past the sequence end read as 0, then the lower triangle.
 // CHECK: %[[LEFT:.*]] = arith.subi %[[TK]], %[[ROW0]] : index
 // CHECK: %[[MRAW:.*]] = tile.load %[[KM]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %[[LEFT]]] dims [1, 3] : memref<?x?x8x64xbf16> -> tensor<64x64xbf16>
-// CHECK: %[[MF:.*]] = arith.extf %[[MRAW]]
+// M stays bf16: the dots take 16-bit operands (exact products).
 // CHECK: %[[TRIL:.*]] = tile.tri_mask lower diagonal 0 : tensor<64x64xi1>
-// CHECK: %[[MT:.*]] = arith.select %[[TRIL]], %[[MF]], %{{.*}} : tensor<64x64xi1>, tensor<64x64xf32>
+// CHECK: %[[MT:.*]] = arith.select %[[TRIL]], %[[MRAW]], %{{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
 // CHECK: %[[BETAT:.*]] = tile.load %[[KB]][%[[BATCH]], %[[ROW0]], %[[HV]]] bounds [%[[TK]]] dims [1] : memref<?x?x8xf32> -> tensor<64xf32>
 // The last valid row: min(row0 + BT, end) - 1.
 // CHECK: %[[NEXT:.*]] = arith.addi %[[ROW0]], %[[C64]] : index
@@ -49,8 +49,7 @@
 // CHECK: math.exp2 %[[GT]]
 // rd(beta * k * 2^G): rounded to bf16 before the dot.
 // CHECK: %[[KB16:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32> to tensor<64x64xbf16>
-// CHECK: %[[KBF:.*]] = arith.extf %[[KB16]]
-// CHECK: %[[WT:.*]] = tile.dot %[[MT]], %[[KBF]], %{{.*}} precision = tf32 : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+// CHECK: %[[WT:.*]] = tile.dot %[[MT]], %[[KB16]], %{{.*}} precision = tf32 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
 // CHECK: %[[W16:.*]] = arith.truncf %[[WT]]
 // CHECK: tile.store %[[W16]], %[[KW]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[COL]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
 // CHECK: %[[GL:.*]] = tile.load %[[KGT]][%[[BATCH]], %[[LAST]], %[[HV]], %[[COL]]] bounds [%[[C100]]] dims [3] : memref<?x?x8x100xf32> -> tensor<64xf32>
