@@ -63,6 +63,40 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
   ];
 }
 
+def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
+  let summary = "Move tile loads of tile kernels up to where their operands exist";
+  let description = [{
+    In every tile kernel (`func.func` with `tile.kernel`), moves each
+    `tile.load` up within its block, past the ops before it that write no
+    memory, to just after the last definition of its operands (or the start
+    of the block). It stops at any op with regions (loops, branches), at
+    other loads (loads keep their order), and at any op that may write what
+    it reads: a `tile.store` into the same kernel argument, or any other op
+    that writes memory. Distinct arguments of a tile kernel are taken not to
+    overlap (the launch plan never passes one buffer twice), so a load moves
+    past a store into another argument.
+
+    Loads that were spread over a block then stand next to each other: the
+    GPU lowering issues neighbouring loads as one group of asynchronous
+    copies, and waits for them only where their data is first used, so one
+    memory latency covers all of them and the compute before the first use
+    overlaps it.
+
+    Example:
+
+    ```mlir
+    %q = tile.load %arg0[...] ... -> tensor<64x64xbf16>
+    %e = math.exp2 %q2 : tensor<64x64xf32>
+    %h = tile.load %arg3[...] ... -> tensor<64x64xbf16>
+    // becomes
+    %q = tile.load %arg0[...] ... -> tensor<64x64xbf16>
+    %h = tile.load %arg3[...] ... -> tensor<64x64xbf16>
+    %e = math.exp2 %q2 : tensor<64x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::kda::tile::TileDialect"];
+}
+
 def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "::mlir::ModuleOp"> {
   let summary = "Lower tile compute ops inside tile kernels to linalg on tensors";
   let description = [{

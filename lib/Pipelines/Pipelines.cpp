@@ -19,6 +19,7 @@ void kda::buildKDAToLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createConvertChunkFwdToStagesPass());
   pm.addPass(createConvertKDAToTilePass());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createHoistTileLoadsPass());
   pm.addPass(createConvertTileToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

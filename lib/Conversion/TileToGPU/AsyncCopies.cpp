@@ -13,6 +13,7 @@
 #include "Barriers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -273,11 +274,21 @@ void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
     emitAsyncCopies(rewriter, loc, load, tid, numThreads, tokens);
   // (With no whole-round pieces, an empty group: the guarded ones were
   // committed where they were issued.)
-  Value groupToken =
-      nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loc, tokens);
-  nvgpu::DeviceAsyncWaitOp::create(rewriter, loc, groupToken,
-                                   rewriter.getI32IntegerAttr(0));
-  rewriter.setInsertionPointAfter(branch);
+  nvgpu::DeviceAsyncCreateGroupOp::create(rewriter, loc, tokens);
+  // The wait and the barrier that publishes the copies go right before the
+  // first op that touches the group's bytes (or the end of the block): the
+  // work in between overlaps the copies. Waiting for all groups, not just
+  // this one, keeps the count of groups in flight out of the question; in
+  // the fallback branch there is nothing to wait for.
+  SmallVector<Value> buffers;
+  for (const TileLoad &load : group)
+    buffers.push_back(load.buffer);
+  Operation *firstUse = branch->getNextNode();
+  while (!firstUse->hasTrait<OpTrait::IsTerminator>() &&
+         !kda::touchesSharedBytesOf(firstUse, buffers))
+    firstUse = firstUse->getNextNode();
+  rewriter.setInsertionPoint(firstUse);
+  NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
   gpu::BarrierOp::create(rewriter, loc);
 }
 

@@ -151,6 +151,27 @@ bool kda::needsBarrierBetween(linalg::LinalgOp first,
   return false;
 }
 
+bool kda::touchesSharedBytesOf(Operation *op, ArrayRef<Value> buffers) {
+  SmallVector<Place> places;
+  for (Value buffer : buffers)
+    places.push_back(placeOf(buffer));
+  WalkResult result = op->walk([&](Operation *inner) {
+    if (isMemoryEffectFree(inner))
+      return WalkResult::advance();
+    for (Value operand : inner->getOperands()) {
+      if (!isWorkgroup(operand.getType()))
+        continue;
+      Place place = placeOf(operand);
+      if (llvm::any_of(places, [&](const Place &p) {
+            return overlap(p, place);
+          }))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 Operation *kda::previousEffectfulOp(Operation *op) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
     if (!isMemoryEffectFree(prev))

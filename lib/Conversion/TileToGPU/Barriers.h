@@ -34,6 +34,12 @@ struct BarrierPlan {
 /// needs one after any earlier op of the run (needsBarrierBetween).
 SmallVector<BarrierPlan> planBarriers(ArrayRef<linalg::LinalgOp> ops);
 
+/// True if `op`, or an op nested in it, may read or write shared memory
+/// that overlaps one of `buffers` (shared buffers after packing, compared
+/// by their byte ranges in the packed block; a shared access whose range is
+/// unknown overlaps everything).
+bool touchesSharedBytesOf(Operation *op, ArrayRef<Value> buffers);
+
 /// The op before (after) `op` in its block, skipping side-effect-free ops;
 /// null at the start (end) of the block.
 Operation *previousEffectfulOp(Operation *op);

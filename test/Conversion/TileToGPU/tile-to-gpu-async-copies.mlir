@@ -7,8 +7,9 @@
 // zero-fills the rest, so the fill is gone from the fast path; a piece
 // wholly outside reads from the box's origin. They run when the global
 // address and row stride are 16-byte aligned; otherwise the else branch
-// keeps the fill and the copy as thread loops. One barrier before, one
-// wait and one barrier after.
+// keeps the fill and the copy as thread loops. One barrier before; the
+// wait and the barrier that publish the copies come where the buffer is
+// first used, here nowhere: at the end of the block.
 // CHECK-LABEL: gpu.func @masked_load
 // CHECK: %[[WIN:.*]] = memref.view %{{.*}} to memref<64x32xbf16, #gpu.address_space<workgroup>>
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC:.*]] :
@@ -35,7 +36,7 @@
 // CHECK: %[[T0:.*]] = nvgpu.device_async_copy %[[SRC]][%[[R]], %[[C]]], %[[WIN]][%[[ROW]], %[[COL]]], 8, %[[COUNT]] {bypassL1}
 // CHECK: %[[T1:.*]] = nvgpu.device_async_copy
 // CHECK: %[[G:.*]] = nvgpu.device_async_create_group %[[T0]], %[[T1]]
-// CHECK: nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
+// CHECK-NOT: cp.async.wait
 // CHECK: } else {
 // CHECK: memref.store %cst, %[[WIN]]
 // CHECK: gpu.barrier
@@ -43,6 +44,7 @@
 // CHECK: memref.load %[[SRC]]
 // CHECK: gpu.barrier
 // CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: gpu.return
 func.func @masked_load(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attributes {tile.kernel} {
@@ -73,8 +75,8 @@ func.func @masked_load(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attribu
 // CHECK: scf.if
 // CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], 4 {bypassL1} : memref<16xf32> to memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: nvgpu.device_async_create_group
-// CHECK: nvgpu.device_async_wait
-// CHECK-NOT: nvgpu.device_async_wait
+// CHECK: nvgpu.device_async_create_group
+// CHECK-NOT: cp.async.wait
 // The fallback copies share no memory: no barrier between them.
 // CHECK: } else {
 // CHECK: memref.store %{{.*}} : memref<16x32xf32, strided<[36, 1]>, #gpu.address_space<workgroup>>
@@ -82,7 +84,10 @@ func.func @masked_load(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attribu
 // CHECK: memref.store %{{.*}} : memref<16xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
+// CHECK-NOT: cp.async.wait
+// CHECK: gpu.return
 func.func @grouped_loads(%a: memref<16x32xf32>, %v: memref<16xf32>, %out: memref<16x32xf32>) attributes {tile.kernel} {
   %t = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
   %s = memref.alloc() : memref<16xf32, #gpu.address_space<workgroup>>
@@ -96,6 +101,35 @@ func.func @grouped_loads(%a: memref<16x32xf32>, %v: memref<16xf32>, %out: memref
     %r = arith.mulf %x, %y : f32
     linalg.yield %r : f32
   }
+  return
+}
+
+// -----
+
+// The wait comes as late as it can: the op between the load and the first
+// use of its buffer works on other shared memory (a fill of another
+// buffer), so it runs while the copies are in flight.
+// CHECK-LABEL: gpu.func @deferred_wait
+// CHECK: nvgpu.device_async_create_group
+// CHECK: } else {
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK-NEXT: }
+// CHECK-NOT: cp.async.wait
+// CHECK: memref.store %cst
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: memref.load
+// CHECK-NOT: cp.async.wait
+// CHECK: gpu.return
+func.func @deferred_wait(%a: memref<16x32xf32>, %out: memref<16x32xf32>) attributes {tile.kernel} {
+  %one = arith.constant 1.0 : f32
+  %t = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  %u = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xf32>) outs(%t : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%one : f32) outs(%u : memref<16x32xf32, #gpu.address_space<workgroup>>)
+  linalg.add ins(%t, %u : memref<16x32xf32, #gpu.address_space<workgroup>>, memref<16x32xf32, #gpu.address_space<workgroup>>)
+      outs(%out : memref<16x32xf32>)
   return
 }
 
