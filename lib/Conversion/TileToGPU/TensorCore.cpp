@@ -72,11 +72,15 @@ WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
 }
 
 /// The operands of a matmul on memrefs, C[m, n] += A[m, k] B[k, n], with
-/// their types; `valid` when all three are statically shaped memrefs.
+/// their types; `transA` when the memref given for A holds A^T ([k, m],
+/// read through the map (m, n, k) -> (k, m)), `transB` when it holds B^T
+/// ([n, k]). `valid` when all three are statically shaped memrefs and the
+/// maps are one of these four plain or transposed forms.
 struct MatmulOperands {
   Value a, b, c;
   MemRefType aType, bType, cType;
   int64_t m = 0, n = 0, k = 0;
+  bool transA = false, transB = false;
   bool valid = false;
 
   explicit MatmulOperands(linalg::MatmulOp op)
@@ -87,12 +91,29 @@ struct MatmulOperands {
     cType = dyn_cast<MemRefType>(c.getType());
     valid = op.hasPureBufferSemantics() && aType && bType && cType &&
             aType.hasStaticShape() && bType.hasStaticShape() &&
-            cType.hasStaticShape();
+            cType.hasStaticShape() && readMaps(op);
     if (valid) {
       m = cType.getDimSize(0);
       n = cType.getDimSize(1);
-      k = aType.getDimSize(1);
+      k = aType.getDimSize(transA ? 0 : 1);
     }
+  }
+
+private:
+  bool readMaps(linalg::MatmulOp op) {
+    MLIRContext *ctx = op.getContext();
+    AffineExpr dm, dn, dk;
+    bindDims(ctx, dm, dn, dk);
+    auto map = [&](AffineExpr x, AffineExpr y) {
+      return AffineMap::get(3, 0, {x, y}, ctx);
+    };
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    if (maps.size() != 3 || maps[2] != map(dm, dn))
+      return false;
+    transA = maps[0] == map(dk, dm);
+    transB = maps[1] == map(dn, dk);
+    return (transA || maps[0] == map(dm, dk)) &&
+           (transB || maps[1] == map(dk, dn));
   }
 };
 
@@ -150,13 +171,20 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   rewriter.setInsertionPointToStart(kLoop.getBody());
   Value kk = kLoop.getInductionVar();
   Value kt = add(kk, t), kt4 = add(kk, t4);
+  // Element (i, j) of A and of B, wherever their memrefs hold it.
+  auto loadA = [&](Value i, Value j) {
+    return mm.transA ? load(a, j, i) : load(a, i, j);
+  };
+  auto loadB = [&](Value i, Value j) {
+    return mm.transB ? load(b, j, i) : load(b, i, j);
+  };
+  Value a0 = loadA(rg, kt), a1 = loadA(rg8, kt);
+  Value a2 = loadA(rg, kt4), a3 = loadA(rg8, kt4);
   Value aFrag = vector::FromElementsOp::create(
-      rewriter, loc, VectorType::get({4, 1}, f32),
-      ValueRange{load(a, rg, kt), load(a, rg8, kt), load(a, rg, kt4),
-                 load(a, rg8, kt4)});
+      rewriter, loc, VectorType::get({4, 1}, f32), ValueRange{a0, a1, a2, a3});
+  Value b0 = loadB(kt, cg), b1 = loadB(kt4, cg);
   Value bFrag = vector::FromElementsOp::create(
-      rewriter, loc, VectorType::get({2, 1}, f32),
-      ValueRange{load(b, kt, cg), load(b, kt4, cg)});
+      rewriter, loc, VectorType::get({2, 1}, f32), ValueRange{b0, b1});
   Value next = nvgpu::MmaSyncOp::create(
       rewriter, loc, aFrag, bFrag, kLoop.getRegionIterArgs()[0],
       ArrayRef<int64_t>{16, 8, 8}, /*tf32Enabled=*/true);
@@ -184,9 +212,6 @@ bool kda::canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads) {
   Type elem = mm.aType.getElementType();
   if (!(elem.isBF16() || elem.isF16()) ||
       mm.bType.getElementType() != elem || !mm.cType.getElementType().isF32())
-    return false;
-  // A plain matmul: identity maps (no transposed or broadcast variants).
-  if (op.getIndexingMapsArray() != op.getDefaultIndexingMaps(op.getContext()))
     return false;
   return mm.m % 16 == 0 && mm.n % 8 == 0 && mm.k % 16 == 0;
 }
@@ -313,18 +338,33 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   Value k2t8 = add(k2t, cst(8)), k2t9 = add(k2t, cst(9));
   // Loads in a fixed order (not as arguments of one call, whose evaluation
   // order C++ leaves open).
+  // Element (i, j) of A and of B, wherever their memrefs hold it.
+  auto loadA = [&](Value i, Value j) {
+    return mm.transA ? load(a, j, i) : load(a, i, j);
+  };
+  auto loadB = [&](Value i, Value j) {
+    return mm.transB ? load(b, j, i) : load(b, i, j);
+  };
   auto aPair = [&](Value row, Value col, Value colNext) {
-    Value lo = load(a, row, col);
-    Value hi = load(a, row, colNext);
+    Value lo = loadA(row, col);
+    Value hi = loadA(row, colNext);
     return pair(lo, hi);
   };
   auto bPair = [&](Value row, Value rowNext, Value col) {
-    Value lo = load(b, row, col);
-    Value hi = load(b, rowNext, col);
+    Value lo = loadB(row, col);
+    Value hi = loadB(rowNext, col);
     return pair(lo, hi);
   };
   SmallVector<Value> aRegs;
-  if (aByLdmatrix) {
+  if (aByLdmatrix && mm.transA) {
+    // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
+    // transposed; lane l addresses k row l % 8 of block l / 8.
+    Value mOff = arith::MulIOp::create(
+        rewriter, loc, arith::RemUIOp::create(rewriter, loc, quad, cst(2)),
+        cst(8));
+    aRegs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, mOff), 4,
+                     true);
+  } else if (aByLdmatrix) {
     aRegs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
   } else {
     aRegs.push_back(aPair(rg, k2t, k2t1));
@@ -339,7 +379,14 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   for (int64_t j = 0; j < nTiles; ++j) {
     Value tileCol = add(col0, cst(8 * j));
     SmallVector<Value> bRegs;
-    if (bByLdmatrix) {
+    if (bByLdmatrix && mm.transB) {
+      // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
+      // as they are give B's fragments.
+      Value kOff = arith::MulIOp::create(
+          rewriter, loc, arith::RemUIOp::create(rewriter, loc, quad, cst(2)),
+          cst(8));
+      bRegs = ldmatrix(b, add(tileCol, octRow), add(kk, kOff), 2, false);
+    } else if (bByLdmatrix) {
       bRegs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
     } else {
       Value cg = add(tileCol, g);

@@ -184,16 +184,50 @@ Value subTiles(OpBuilder &b, Location loc, Value lhs, Value rhs) {
   return generic.getResult(0);
 }
 
+/// Which operands of a matmul arrive transposed: the matrix given is the
+/// transpose of the operand, read through a transposed indexing map.
+struct Transposed {
+  bool a = false, b = false;
+};
+
 /// A linalg.matmul; `tf32Operands` marks it (attribute `tile.tf32`) as
 /// having operands already rounded to tf32, which the GPU path may run on
 /// tensor cores with no further loss.
 Value matmul(OpBuilder &b, Location loc, Value a, Value bm, Value acc,
-             bool tf32Operands = false) {
+             Transposed transposed, bool tf32Operands = false) {
   auto mm = linalg::MatmulOp::create(b, loc, acc.getType(), ValueRange{a, bm},
                                      ValueRange{acc});
+  if (transposed.a || transposed.b) {
+    MLIRContext *ctx = b.getContext();
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    auto map = [&](AffineExpr x, AffineExpr y) {
+      return AffineMap::get(3, 0, {x, y}, ctx);
+    };
+    mm.setIndexingMapsAttr(b.getAffineMapArrayAttr(
+        {transposed.a ? map(k, m) : map(m, k),
+         transposed.b ? map(n, k) : map(k, n), map(m, n)}));
+  }
   if (tf32Operands)
     mm->setAttr(kda::tile::TileDialect::getTF32AttrName(), b.getUnitAttr());
   return mm.getResult(0);
+}
+
+/// The matrix that `operand` transposes, if it is a 2-D tile.trans (or its
+/// linalg.transpose): a dot reads it through a transposed map instead of
+/// materializing the transpose.
+Value transposeSource(Value operand) {
+  if (auto trans = operand.getDefiningOp<TransOp>()) {
+    auto perm = trans.getPermutation();
+    if (cast<RankedTensorType>(trans.getType()).getRank() == 2 &&
+        (!perm || ArrayRef<int64_t>(*perm) == ArrayRef<int64_t>{1, 0}))
+      return trans.getInput();
+  }
+  if (auto trans = operand.getDefiningOp<linalg::TransposeOp>())
+    if (trans.getPermutation() == ArrayRef<int64_t>{1, 0} &&
+        trans.hasPureTensorSemantics())
+      return trans.getInput();
+  return Value();
 }
 
 /// tile.dot -> linalg.matmul, with tf32 operand rounding where asked.
@@ -205,24 +239,37 @@ struct LowerDot : OpRewritePattern<DotOp> {
     Value a = op.getA(), b = op.getB(), acc = op.getAcc();
     bool isF32 = cast<RankedTensorType>(a.getType()).getElementType().isF32();
     Precision precision = isF32 ? op.getPrecision() : Precision::ieee;
+    // A transposed operand is read in place (no transposed copy).
+    Transposed t;
+    if (Value source = transposeSource(a)) {
+      a = source;
+      t.a = true;
+    }
+    if (Value source = transposeSource(b)) {
+      b = source;
+      t.b = true;
+    }
     Value result;
     switch (precision) {
     case Precision::ieee:
-      result = matmul(rewriter, loc, a, b, acc);
+      result = matmul(rewriter, loc, a, b, acc, t);
       break;
-    case Precision::tf32:
-      result = matmul(rewriter, loc, roundToTF32(rewriter, loc, a),
-                      roundToTF32(rewriter, loc, b), acc, /*tf32Operands=*/true);
+    case Precision::tf32: {
+      Value aRounded = roundToTF32(rewriter, loc, a);
+      Value bRounded = roundToTF32(rewriter, loc, b);
+      result = matmul(rewriter, loc, aRounded, bRounded, acc, t,
+                      /*tf32Operands=*/true);
       break;
+    }
     case Precision::tf32x3: {
       Value aHi = roundToTF32(rewriter, loc, a);
       Value bHi = roundToTF32(rewriter, loc, b);
       Value aLo = roundToTF32(rewriter, loc, subTiles(rewriter, loc, a, aHi));
       Value bLo = roundToTF32(rewriter, loc, subTiles(rewriter, loc, b, bHi));
       // Small terms first: acc + lo*hi + hi*lo + hi*hi.
-      result = matmul(rewriter, loc, aLo, bHi, acc, true);
-      result = matmul(rewriter, loc, aHi, bLo, result, true);
-      result = matmul(rewriter, loc, aHi, bHi, result, true);
+      result = matmul(rewriter, loc, aLo, bHi, acc, t, true);
+      result = matmul(rewriter, loc, aHi, bLo, result, t, true);
+      result = matmul(rewriter, loc, aHi, bHi, result, t, true);
       break;
     }
     }

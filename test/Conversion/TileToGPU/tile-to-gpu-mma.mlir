@@ -123,3 +123,39 @@ func.func @unaligned_rows(%a: memref<16x16xbf16, strided<[20, 1]>, #gpu.address_
   linalg.matmul ins(%a, %b : memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>, memref<16x32xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// Operands held transposed (A^T [k, m], B^T [n, k], read through
+// transposed maps, as convert-tile-to-linalg emits for a dot of tile.trans
+// results) load their fragments in place: A^T's 8x8 blocks with
+// ldmatrix.trans (lane l addresses k row l % 8 of block l / 8), B^T's with
+// plain ldmatrix (its rows are B's columns).
+// CHECK-LABEL: gpu.func @transposed_bf16
+// CHECK: nvgpu.ldmatrix %arg0[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = true} : memref<32x16xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvgpu.ldmatrix %arg1[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = false} : memref<8x32xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: nvvm.mma.sync
+// CHECK-SAME: shape = #nvvm.shape<m = 16, n = 8, k = 16>
+func.func @transposed_bf16(%at: memref<32x16xbf16, #gpu.address_space<workgroup>>, %bt: memref<8x32xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%at, %bt : memref<32x16xbf16, #gpu.address_space<workgroup>>, memref<8x32xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// tf32 with B held transposed: b0 = B[t][g] is B^T[g][t], loaded from the
+// memref as it is (no transposed copy).
+// CHECK-LABEL: gpu.func @transposed_tf32
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: %[[G:.*]] = arith.divui %[[LANE]], %c4
+// CHECK: %[[T:.*]] = arith.remui %[[LANE]], %c4
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c8{{.*}} step %c8
+// CHECK: %[[KT:.*]] = arith.addi %[[K]], %[[T]]
+// CHECK: memref.load %arg1[%{{.*}}, %[[KT]]] : memref<8x8xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mma.sync
+func.func @transposed_tf32(%a: memref<16x8xf32, #gpu.address_space<workgroup>>, %bt: memref<8x8xf32, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tile.tf32}
+      ins(%a, %bt : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x8xf32, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
+  return
+}

@@ -92,6 +92,24 @@ func.func @dot_tf32x3(%a: tensor<16x8xf32>, %b: tensor<8x8xf32>, %c: tensor<16x8
 
 // -----
 
+// A dot of transposed tiles reads them in place: linalg.matmul with
+// transposed indexing maps on the tiles that tile.trans would transpose
+// (rounded to tf32 before, as they are), and no linalg.transpose.
+// CHECK-DAG: #[[$AT:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG: #[[$BT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[$CM:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @dot_transposed
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.matmul indexing_maps = [#[[$AT]], #[[$BT]], #[[$CM]]] {tile.tf32} ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<8x8xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+func.func @dot_transposed(%at: tensor<8x16xf32>, %bt: tensor<8x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> attributes {tile.kernel} {
+  %a = tile.trans %at : tensor<8x16xf32> -> tensor<16x8xf32>
+  %b = tile.trans %bt : tensor<8x8xf32> -> tensor<8x8xf32>
+  %d = tile.dot %a, %b, %c precision = tf32 : tensor<16x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+  return %d : tensor<16x8xf32>
+}
+
+// -----
+
 // bf16 operands: an exact product, precision does not apply.
 // CHECK-LABEL: func.func @dot_bf16
 // CHECK-NOT: arith.bitcast
