@@ -70,10 +70,15 @@ struct OutputKernel {
   /// sequence end and columns >= dim read as 0.
   Value loadRows(Value source, Value hd, Value col, int64_t width,
                  int64_t dim) {
+    return t.toF32(loadRowsAsStored(source, hd, col, width, dim));
+  }
+
+  /// The same tile in `source`'s element type.
+  Value loadRowsAsStored(Value source, Value hd, Value col, int64_t width,
+                         int64_t dim) {
     auto elem = cast<MemRefType>(source.getType()).getElementType();
-    return t.toF32(t.load(t.tileOf({bt, width}, elem), source,
-                          {batch, rowStart, hd, col}, {rowEnd, t.index(dim)},
-                          {1, 3}));
+    return t.load(t.tileOf({bt, width}, elem), source,
+                  {batch, rowStart, hd, col}, {rowEnd, t.index(dim)}, {1, 3});
   }
 
   /// True when both dots can take 16-bit operands as they are (bf16 or f16
@@ -134,9 +139,7 @@ struct OutputKernel {
     if (narrow) {
       causal = t.select(lower, aqkTile,
                         t.splat(t.tileOf({bt, bt}, qType), 0.0));
-      vTile = t.load(t.tileOf({bt, bv}, qType), vNew,
-                     {batch, rowStart, head, vCol}, {rowEnd, t.index(vDim)},
-                     {1, 3});
+      vTile = loadRowsAsStored(vNew, head, vCol, bv, vDim);
     } else {
       causal = t.select(lower, t.toF32(aqkTile), t.zeros({bt, bt}));
       vTile = loadRows(vNew, head, vCol, bv, vDim);
