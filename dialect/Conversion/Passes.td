@@ -152,8 +152,9 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     16 bytes of padding per row, against bank conflicts). Tile loads (a copy
     from a global memref into a whole shared tile, or into its corner after
     a zero fill) become `cp.async` copies of 16-byte (or 8-, 4-byte) pieces
-    that zero-fill past the box, one wait per group of consecutive loads,
-    under a run-time alignment check whose else branch keeps the fill and
+    that zero-fill past the box, one wait per group of consecutive loads
+    (placed before the first op that touches the group's bytes, so the ops
+    in between overlap the copies), under a run-time alignment check whose else branch keeps the fill and
     copy. Each other linalg op is distributed over the block's threads: its
     parallel iteration space, seen as rows of columns, is split with a
     static per-thread schedule (a thread keeps a column and takes every

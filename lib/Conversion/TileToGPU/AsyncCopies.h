@@ -21,7 +21,9 @@ namespace mlir::kda {
 ///
 /// Consecutive loads into distinct buffers (separated by side-effect-free
 /// ops only) form one group: one barrier before it, all copies in flight
-/// together, one wait and one barrier after it. The copies need the global
+/// together, and one wait and one barrier right before the first op that
+/// touches the group's bytes (or at the end of the block), so the ops in
+/// between overlap the copies. The copies need the global
 /// addresses to be aligned to the piece size, which is known only at run
 /// time: the group runs under `scf.if` on that condition, and its else
 /// branch keeps the original fills and copies (distributed like any linalg
