@@ -305,11 +305,12 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   // ldmatrix lane addresses: lane l gives row l % 8 of 8x8 block l / 8.
   Value quad = arith::DivUIOp::create(rewriter, loc, w.lane, cst(8));
   Value octRow = arith::RemUIOp::create(rewriter, loc, w.lane, cst(8));
-  Value aRowOff = add(octRow, arith::MulIOp::create(
-                                  rewriter, loc,
-                                  arith::RemUIOp::create(rewriter, loc, quad,
-                                                         cst(2)),
-                                  cst(8)));
+  // Lanes 8-15 and 24-31 address the second 8 rows (or columns) of a pair
+  // of blocks.
+  Value halfOff = arith::MulIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, quad, cst(2)),
+      cst(8));
+  Value aRowOff = add(octRow, halfOff);
   Value aColOff = arith::MulIOp::create(
       rewriter, loc, arith::DivUIOp::create(rewriter, loc, quad, cst(2)),
       cst(8));
@@ -359,10 +360,7 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   if (aByLdmatrix && mm.transA) {
     // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
     // transposed; lane l addresses k row l % 8 of block l / 8.
-    Value mOff = arith::MulIOp::create(
-        rewriter, loc, arith::RemUIOp::create(rewriter, loc, quad, cst(2)),
-        cst(8));
-    aRegs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, mOff), 4,
+    aRegs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, halfOff), 4,
                      true);
   } else if (aByLdmatrix) {
     aRegs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
@@ -382,10 +380,7 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     if (bByLdmatrix && mm.transB) {
       // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
       // as they are give B's fragments.
-      Value kOff = arith::MulIOp::create(
-          rewriter, loc, arith::RemUIOp::create(rewriter, loc, quad, cst(2)),
-          cst(8));
-      bRegs = ldmatrix(b, add(tileCol, octRow), add(kk, kOff), 2, false);
+      bRegs = ldmatrix(b, add(tileCol, octRow), add(kk, halfOff), 2, false);
     } else if (bByLdmatrix) {
       bRegs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
     } else {
