@@ -46,7 +46,7 @@ struct WarpTileLoop {
 
 WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
                                int64_t n, int64_t numThreads,
-                               int64_t width = 8) {
+                               int64_t width = 8, int64_t height = 16) {
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
   };
@@ -58,13 +58,13 @@ WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
   w.g = arith::DivUIOp::create(rewriter, loc, lane, cst(4));
   w.t = arith::RemUIOp::create(rewriter, loc, lane, cst(4));
   int64_t tilesN = n / width;
-  w.loop = scf::ForOp::create(rewriter, loc, warp, cst((m / 16) * tilesN),
+  w.loop = scf::ForOp::create(rewriter, loc, warp, cst((m / height) * tilesN),
                               cst(numThreads / 32));
   rewriter.setInsertionPointToStart(w.loop.getBody());
   Value tile = w.loop.getInductionVar();
   w.row0 = arith::MulIOp::create(
       rewriter, loc, arith::DivUIOp::create(rewriter, loc, tile, cst(tilesN)),
-      cst(16));
+      cst(height));
   w.col0 = arith::MulIOp::create(
       rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, cst(tilesN)),
       cst(width));
@@ -249,9 +249,9 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   auto add = [&](Value x, Value y) {
     return arith::AddIOp::create(rewriter, loc, x, y).getResult();
   };
-  // Each warp takes 16 x (8 * nTiles) strips: the A fragment of a K step
-  // is loaded once for nTiles mma.sync. As wide as divides n while every
-  // warp still gets a strip.
+  // Each warp takes (16 * mTiles) x (8 * nTiles) tiles: the A fragment of
+  // a K step is loaded once for nTiles mma.sync, each B fragment once for
+  // mTiles. As wide as divides n while every warp still gets a tile.
   int64_t numWarps = numThreads / 32;
   int64_t nTiles = 1;
   for (int64_t candidate : {4, 2}) {
@@ -261,12 +261,22 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
       break;
     }
   }
-  WarpTileLoop w =
-      beginWarpTileLoop(rewriter, loc, m, n, numThreads, 8 * nTiles);
-  Value g = w.g, row0 = w.row0, col0 = w.col0;
+  // Two strips stacked (32 rows) where every warp still gets a tile: the B
+  // fragments of a K step then serve two A fragments.
+  int64_t mTiles =
+      (m % 32 == 0 && (m / 32) * (n / 8 / nTiles) >= numWarps) ? 2 : 1;
+  WarpTileLoop w = beginWarpTileLoop(rewriter, loc, m, n, numThreads,
+                                     8 * nTiles, 16 * mTiles);
+  Value g = w.g, col0 = w.col0;
   scf::ForOp tileLoop = w.loop;
   Value t2 = arith::MulIOp::create(rewriter, loc, w.t, cst(2));
-  Value rg = add(row0, g), rg8 = add(rg, cst(8));
+  // First row of each 16-row strip, and the rows g and g + 8 in it.
+  SmallVector<Value> rows0, rgs, rg8s;
+  for (int64_t i = 0; i < mTiles; ++i) {
+    rows0.push_back(add(w.row0, cst(16 * i)));
+    rgs.push_back(add(rows0.back(), g));
+    rg8s.push_back(add(rgs.back(), cst(8)));
+  }
 
   auto load = [&](Value mem, Value i, Value j) {
     return memref::LoadOp::create(rewriter, loc, mem, ValueRange{i, j})
@@ -325,11 +335,14 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     cols.push_back(c2t);
     cols1.push_back(add(c2t, cst(1)));
   }
-  for (int64_t j = 0; j < nTiles; ++j) {
-    acc.push_back(load(c, rg, cols[j]));
-    acc.push_back(load(c, rg, cols1[j]));
-    acc.push_back(load(c, rg8, cols[j]));
-    acc.push_back(load(c, rg8, cols1[j]));
+  // Accumulator registers: four per (strip i, tile j), at 4 (i nTiles + j).
+  for (int64_t i = 0; i < mTiles; ++i) {
+    for (int64_t j = 0; j < nTiles; ++j) {
+      acc.push_back(load(c, rgs[i], cols[j]));
+      acc.push_back(load(c, rgs[i], cols1[j]));
+      acc.push_back(load(c, rg8s[i], cols[j]));
+      acc.push_back(load(c, rg8s[i], cols1[j]));
+    }
   }
 
   auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(16), acc);
@@ -356,61 +369,80 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     Value hi = loadB(rowNext, col);
     return pair(lo, hi);
   };
-  SmallVector<Value> aRegs;
-  if (aByLdmatrix && mm.transA) {
-    // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
-    // transposed; lane l addresses k row l % 8 of block l / 8.
-    aRegs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, halfOff), 4,
-                     true);
-  } else if (aByLdmatrix) {
-    aRegs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
-  } else {
-    aRegs.push_back(aPair(rg, k2t, k2t1));
-    aRegs.push_back(aPair(rg8, k2t, k2t1));
-    aRegs.push_back(aPair(rg, k2t8, k2t9));
-    aRegs.push_back(aPair(rg8, k2t8, k2t9));
-  }
+  // A fragments of strip i.
+  auto aFragments = [&](int64_t i) {
+    Value row0 = rows0[i], rg = rgs[i], rg8 = rg8s[i];
+    SmallVector<Value> regs;
+    if (aByLdmatrix && mm.transA) {
+      // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
+      // transposed; lane l addresses k row l % 8 of block l / 8.
+      regs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, halfOff), 4,
+                      true);
+    } else if (aByLdmatrix) {
+      regs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
+    } else {
+      regs.push_back(aPair(rg, k2t, k2t1));
+      regs.push_back(aPair(rg8, k2t, k2t1));
+      regs.push_back(aPair(rg, k2t8, k2t9));
+      regs.push_back(aPair(rg8, k2t8, k2t9));
+    }
+    return regs;
+  };
+  // B fragments of tile j.
+  auto bFragments = [&](int64_t j) {
+    Value tileCol = add(col0, cst(8 * j));
+    SmallVector<Value> regs;
+    if (bByLdmatrix && mm.transB) {
+      // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
+      // as they are give B's fragments.
+      regs = ldmatrix(b, add(tileCol, octRow), add(kk, halfOff), 2, false);
+    } else if (bByLdmatrix) {
+      regs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
+    } else {
+      Value cg = add(tileCol, g);
+      regs.push_back(bPair(k2t, k2t1, cg));
+      regs.push_back(bPair(k2t8, k2t9, cg));
+    }
+    return regs;
+  };
+  SmallVector<SmallVector<Value>> aRegs, bRegs;
+  for (int64_t i = 0; i < mTiles; ++i)
+    aRegs.push_back(aFragments(i));
+  for (int64_t j = 0; j < nTiles; ++j)
+    bRegs.push_back(bFragments(j));
   auto resultType = LLVM::LLVMStructType::getLiteral(
       rewriter.getContext(), SmallVector<Type>(4, f32));
   NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   SmallVector<Value> next;
-  for (int64_t j = 0; j < nTiles; ++j) {
-    Value tileCol = add(col0, cst(8 * j));
-    SmallVector<Value> bRegs;
-    if (bByLdmatrix && mm.transB) {
-      // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
-      // as they are give B's fragments.
-      bRegs = ldmatrix(b, add(tileCol, octRow), add(kk, halfOff), 2, false);
-    } else if (bByLdmatrix) {
-      bRegs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
-    } else {
-      Value cg = add(tileCol, g);
-      bRegs.push_back(bPair(k2t, k2t1, cg));
-      bRegs.push_back(bPair(k2t8, k2t9, cg));
+  for (int64_t i = 0; i < mTiles; ++i) {
+    for (int64_t j = 0; j < nTiles; ++j) {
+      Value mma = NVVM::MmaOp::create(
+          rewriter, loc, resultType, aRegs[i], bRegs[j],
+          kLoop.getRegionIterArgs().slice(4 * (i * nTiles + j), 4),
+          ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      for (int64_t r = 0; r < 4; ++r)
+        next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, r));
     }
-    Value mma = NVVM::MmaOp::create(
-        rewriter, loc, resultType, aRegs, bRegs,
-        kLoop.getRegionIterArgs().slice(4 * j, 4),
-        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
-    for (int64_t i = 0; i < 4; ++i)
-      next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, i));
   }
   scf::YieldOp::create(rewriter, loc, next);
 
   rewriter.setInsertionPointAfter(kLoop);
   ValueRange result = kLoop.getResults();
-  for (int64_t j = 0; j < nTiles; ++j) {
-    memref::StoreOp::create(rewriter, loc, result[4 * j], c,
-                            ValueRange{rg, cols[j]});
-    memref::StoreOp::create(rewriter, loc, result[4 * j + 1], c,
-                            ValueRange{rg, cols1[j]});
-    memref::StoreOp::create(rewriter, loc, result[4 * j + 2], c,
-                            ValueRange{rg8, cols[j]});
-    memref::StoreOp::create(rewriter, loc, result[4 * j + 3], c,
-                            ValueRange{rg8, cols1[j]});
+  for (int64_t i = 0; i < mTiles; ++i) {
+    for (int64_t j = 0; j < nTiles; ++j) {
+      int64_t base = 4 * (i * nTiles + j);
+      memref::StoreOp::create(rewriter, loc, result[base], c,
+                              ValueRange{rgs[i], cols[j]});
+      memref::StoreOp::create(rewriter, loc, result[base + 1], c,
+                              ValueRange{rgs[i], cols1[j]});
+      memref::StoreOp::create(rewriter, loc, result[base + 2], c,
+                              ValueRange{rg8s[i], cols[j]});
+      memref::StoreOp::create(rewriter, loc, result[base + 3], c,
+                              ValueRange{rg8s[i], cols1[j]});
+    }
   }
   rewriter.setInsertionPointAfter(tileLoop);
   rewriter.eraseOp(op);

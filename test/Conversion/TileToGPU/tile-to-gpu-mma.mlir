@@ -159,3 +159,22 @@ func.func @transposed_tf32(%a: memref<16x8xf32, #gpu.address_space<workgroup>>, 
       ins(%a, %bt : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x8xf32, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// 64x64 over four warps: each warp takes a 32 x 32 tile (two 16-row
+// strips of four 8-column tiles), so a K step loads two A fragments and
+// four B fragments for eight mma.sync, and the tile's 32 accumulators stay
+// in registers across K.
+// CHECK-LABEL: gpu.func @warp_tile_32x32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4{{.*}} step %c4{{.*}} {
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-COUNT-2: nvgpu.ldmatrix %arg0{{.*}}numTiles = 4 : i32, transpose = false
+// CHECK-COUNT-4: nvgpu.ldmatrix %arg1{{.*}}numTiles = 2 : i32, transpose = true
+// CHECK-COUNT-8: nvvm.mma.sync
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: scf.yield
+func.func @warp_tile_32x32(%a: memref<64x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<64x64xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  linalg.matmul ins(%a, %b : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<64x64xf32, #gpu.address_space<workgroup>>)
+  return
+}
