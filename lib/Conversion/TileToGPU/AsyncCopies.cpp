@@ -44,30 +44,6 @@ bool isWorkgroup(MemRefType type) {
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
-/// True if `value` is a +0 constant (float or integer).
-bool isPositiveZero(Value value) {
-  return matchPattern(value, m_PosZeroFloat()) || matchPattern(value, m_Zero());
-}
-
-/// True if `op` sets every element of `buffer` to +0.
-bool isZeroFillOf(Operation *op, Value buffer) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return fill.getOutputs()[0] == buffer &&
-           isPositiveZero(fill.getInputs()[0]);
-  if (auto map = dyn_cast<linalg::MapOp>(op)) {
-    if (!map.getInputs().empty() || map.getInit() != buffer)
-      return false;
-    // The body may keep unused index ops from its tensor form.
-    Block &body = map.getMapper().front();
-    if (!llvm::all_of(body.without_terminator(),
-                      [](Operation &op) { return isMemoryEffectFree(&op); }))
-      return false;
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    return yield.getNumOperands() == 1 && isPositiveZero(yield.getOperand(0));
-  }
-  return false;
-}
-
 /// Recognizes a tile load at `copy`.
 std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
   if (!copy.hasPureBufferSemantics())
@@ -110,7 +86,7 @@ std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
   // A masked load needs its zero fill right before it.
   if (load.masked) {
     Operation *prev = previousEffectfulOp(copy);
-    if (!prev || !isZeroFillOf(prev, load.buffer))
+    if (!prev || !kda::isZeroFillOf(prev, load.buffer))
       return std::nullopt;
     load.fill = prev;
   }
@@ -318,6 +294,30 @@ void mlir::kda::lowerTileLoadsToAsyncCopies(gpu::GPUFuncOp func,
   IRRewriter rewriter(func.getContext());
   for (ArrayRef<TileLoad> group : groups)
     rewriteGroup(rewriter, group, numThreads);
+}
+
+/// True if `value` is a +0 constant (float or integer).
+static bool isPositiveZero(Value value) {
+  return matchPattern(value, m_PosZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+/// True if `op` sets every element of `buffer` to +0.
+bool mlir::kda::isZeroFillOf(Operation *op, Value buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getOutputs()[0] == buffer &&
+           isPositiveZero(fill.getInputs()[0]);
+  if (auto map = dyn_cast<linalg::MapOp>(op)) {
+    if (!map.getInputs().empty() || map.getInit() != buffer)
+      return false;
+    // The body may keep unused index ops from its tensor form.
+    Block &body = map.getMapper().front();
+    if (!llvm::all_of(body.without_terminator(),
+                      [](Operation &op) { return isMemoryEffectFree(&op); }))
+      return false;
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    return yield.getNumOperands() == 1 && isPositiveZero(yield.getOperand(0));
+  }
+  return false;
 }
 
 void mlir::kda::removeRedundantBarriers(gpu::GPUFuncOp func) {

@@ -30,6 +30,10 @@ namespace mlir::kda {
 /// op).
 void lowerTileLoadsToAsyncCopies(gpu::GPUFuncOp func, int64_t numThreads);
 
+/// True if `op` sets every element of `buffer` to +0 (a linalg.fill or a
+/// linalg.map yielding a +0 constant).
+bool isZeroFillOf(Operation *op, Value buffer);
+
 /// Erases every gpu.barrier that follows another one with only
 /// side-effect-free ops in between.
 void removeRedundantBarriers(gpu::GPUFuncOp func);

@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorCore.h"
+#include "AsyncCopies.h"
+#include "Barriers.h"
 
 #include "kda/Dialect/Tile/TileDialect.h"
 
@@ -29,6 +31,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -161,10 +164,17 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   };
   Type f32 = rewriter.getF32Type();
   auto accType = VectorType::get({2, 2}, f32);
-  Value acc = vector::FromElementsOp::create(
-      rewriter, loc, accType,
-      ValueRange{load(c, rg, c2t), load(c, rg, c2t1), load(c, rg8, c2t),
-                 load(c, rg8, c2t1)});
+  SmallVector<Value> accInit;
+  if (op->hasAttr(kda::kZeroAccumulatorAttr)) {
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    accInit.assign(4, zero);
+  } else {
+    accInit = {load(c, rg, c2t), load(c, rg, c2t1), load(c, rg8, c2t),
+               load(c, rg8, c2t1)};
+  }
+  Value acc =
+      vector::FromElementsOp::create(rewriter, loc, accType, accInit);
 
   auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(8),
                                   ValueRange{acc});
@@ -335,13 +345,19 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     cols.push_back(c2t);
     cols1.push_back(add(c2t, cst(1)));
   }
-  // Accumulator registers: four per (strip i, tile j), at 4 (i nTiles + j).
-  for (int64_t i = 0; i < mTiles; ++i) {
-    for (int64_t j = 0; j < nTiles; ++j) {
-      acc.push_back(load(c, rgs[i], cols[j]));
-      acc.push_back(load(c, rgs[i], cols1[j]));
-      acc.push_back(load(c, rg8s[i], cols[j]));
-      acc.push_back(load(c, rg8s[i], cols1[j]));
+  if (op->hasAttr(kda::kZeroAccumulatorAttr)) {
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    acc.assign(4 * mTiles * nTiles, zero);
+  } else {
+    // Accumulator registers: four per (strip i, tile j), at 4 (i nTiles + j).
+    for (int64_t i = 0; i < mTiles; ++i) {
+      for (int64_t j = 0; j < nTiles; ++j) {
+        acc.push_back(load(c, rgs[i], cols[j]));
+        acc.push_back(load(c, rgs[i], cols1[j]));
+        acc.push_back(load(c, rg8s[i], cols[j]));
+        acc.push_back(load(c, rg8s[i], cols1[j]));
+      }
     }
   }
 
@@ -446,4 +462,27 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   }
   rewriter.setInsertionPointAfter(tileLoop);
   rewriter.eraseOp(op);
+}
+
+void kda::foldZeroAccumulatorFills(Operation *func, int64_t numThreads) {
+  SmallVector<linalg::MatmulOp> matmuls;
+  func->walk([&](linalg::MatmulOp op) {
+    if (canUseTF32MmaSync(op, numThreads) || canUse16BitMmaSync(op, numThreads))
+      matmuls.push_back(op);
+  });
+  for (linalg::MatmulOp op : matmuls) {
+    Value acc = op.getDpsInits()[0];
+    for (Operation *prev = op->getPrevNode(); prev;
+         prev = prev->getPrevNode()) {
+      if (isMemoryEffectFree(prev))
+        continue;
+      if (isZeroFillOf(prev, acc)) {
+        prev->erase();
+        op->setAttr(kZeroAccumulatorAttr, UnitAttr::get(op.getContext()));
+        break;
+      }
+      if (touchesSharedBytesOf(prev, ArrayRef<Value>{acc}))
+        break;
+    }
+  }
 }

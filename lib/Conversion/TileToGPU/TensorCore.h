@@ -34,6 +34,18 @@ bool canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads);
 void lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                                int64_t numThreads);
 
+/// The attribute that marks a matmul whose accumulator is known to be zero
+/// on entry: its tensor-core lowering starts from zero registers instead of
+/// loading the accumulator.
+constexpr llvm::StringLiteral kZeroAccumulatorAttr = "kda.zero_accumulator";
+
+/// Marks every matmul of `func` that will run on tensor cores and whose
+/// accumulator buffer was last written by a zero fill, with nothing in
+/// between that touches the buffer's bytes, and erases that fill: the mma
+/// code writes every element of the accumulator, so the zeros need not go
+/// through shared memory.
+void foldZeroAccumulatorFills(Operation *func, int64_t numThreads);
+
 } // namespace mlir::kda
 
 #endif // KDA_LIB_CONVERSION_TILETOGPU_TENSORCORE_H

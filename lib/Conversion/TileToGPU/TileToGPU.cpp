@@ -273,6 +273,7 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
                      b.getI64IntegerAttr(*dynamicShared));
 
   kda::lowerTileLoadsToAsyncCopies(gpuFunc, numThreads);
+  kda::foldZeroAccumulatorFills(gpuFunc, numThreads);
 
   // Distribute linalg ops (collected first: distribution rewrites them),
   // with barriers only where planned.

@@ -178,3 +178,39 @@ func.func @warp_tile_32x32(%a: memref<64x64xbf16, #gpu.address_space<workgroup>>
   linalg.matmul ins(%a, %b : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<64x64xf32, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// An accumulator zero-filled right before its matmul (nothing in between
+// touches it) starts from zero registers: the fill is gone and nothing
+// loads the accumulator; the mma results are stored as before.
+// CHECK-LABEL: gpu.func @zero_accumulator
+// CHECK-NOT: memref.load %arg2
+// CHECK: scf.for %{{.*}} {
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (f32, f32, f32, f32)
+// CHECK: nvvm.mma.sync
+// CHECK: memref.store %{{.*}}, %arg2
+func.func @zero_accumulator(%a: memref<16x16xbf16, #gpu.address_space<workgroup>>, %b: memref<16x8xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%a, %b : memref<16x16xbf16, #gpu.address_space<workgroup>>, memref<16x8xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// When an op between the fill and the matmul reads the accumulator, the
+// fill stays and the matmul loads it.
+// CHECK-LABEL: gpu.func @zero_accumulator_read_between
+// CHECK: memref.store %{{.*}}, %arg2
+// CHECK: memref.load %arg2
+// CHECK: memref.load %arg2
+// CHECK: nvvm.mma.sync
+func.func @zero_accumulator_read_between(%a: memref<16x16xbf16, #gpu.address_space<workgroup>>, %b: memref<16x8xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>, %d: memref<16x8xf32>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%c : memref<16x8xf32, #gpu.address_space<workgroup>>) outs(%d : memref<16x8xf32>)
+  linalg.matmul ins(%a, %b : memref<16x16xbf16, #gpu.address_space<workgroup>>, memref<16x8xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
+  return
+}
