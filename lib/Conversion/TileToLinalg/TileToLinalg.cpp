@@ -10,6 +10,8 @@
 #include "kda/Dialect/Tile/TileOps.h"
 #include "kda/Dialect/Tile/TileUtils.h"
 
+#include "SiblingReductions.h"
+
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
@@ -627,6 +629,7 @@ struct ConvertTileToLinalgPass
         kernel.emitError("elementwise fusion did not converge");
         return signalPassFailure();
       }
+      kda::fuseSiblingReductions(kernel);
       // Every tile op but program ids must be gone.
       WalkResult left = kernel.walk([&](Operation *op) {
         if (isa<TileDialect>(op->getDialect()) &&

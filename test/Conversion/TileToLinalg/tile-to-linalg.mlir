@@ -1,4 +1,5 @@
 // RUN: kda-opt %s --split-input-file --convert-tile-to-linalg | FileCheck %s
+// RUN: kda-opt %s --split-input-file --convert-tile-to-linalg --cse | FileCheck %s --check-prefix=CSE
 
 // Masked load: a subview clamped to the box mask, padded to the tile shape.
 // CHECK-LABEL: func.func @load_masked
@@ -280,4 +281,31 @@ func.func @no_fusion_into_scan(%x: tensor<64x32xf32>) -> tensor<64x32xf32> attri
   %e = math.exp2 %x : tensor<64x32xf32>
   %s = tile.scan add %e dim 0 : tensor<64x32xf32>
   return %s : tensor<64x32xf32>
+}
+
+// -----
+
+// Two reductions over the same domain that read a common input become one
+// loop nest with an output each (an input read twice through the same map
+// is one operand); after CSE the exp2 they share is computed once per
+// element.
+// CHECK-LABEL: func.func @sibling_reductions
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction", "parallel"]
+// CHECK-NOT: linalg.generic
+// CSE-LABEL: func.func @sibling_reductions
+// CSE: %[[R:.*]]:2 = linalg.generic
+// CSE-SAME: iterator_types = ["reduction", "parallel"]
+// CSE-SAME: ins(%arg1, %arg0, %arg2 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>)
+// CSE-COUNT-1: math.exp2
+// CSE-NOT: math.exp2
+// CSE: linalg.yield %{{.*}}, %{{.*}} : f32, f32
+// CSE: return %[[R]]#0, %[[R]]#1
+func.func @sibling_reductions(%g: tensor<8x4xf32>, %q: tensor<8x4xf32>, %k: tensor<8x4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {tile.kernel} {
+  %e = math.exp2 %g : tensor<8x4xf32>
+  %a = arith.mulf %q, %e : tensor<8x4xf32>
+  %b = arith.mulf %k, %e : tensor<8x4xf32>
+  %ra = tile.reduce add %a dim 0 : tensor<8x4xf32> -> tensor<4xf32>
+  %rb = tile.reduce add %b dim 0 : tensor<8x4xf32> -> tensor<4xf32>
+  return %ra, %rb : tensor<4xf32>, tensor<4xf32>
 }
