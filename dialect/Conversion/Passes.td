@@ -107,7 +107,8 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "::mlir::ModuleOp">
     `linalg.generic` for reductions, broadcasts and elementwise arith/math
     on tiles). Elementwise producers then fuse into their consumers; into a
     reduction only through an operand it reads once per element, so no
-    input is recomputed. Scans become a `linalg.generic` that combines, for
+    input is recomputed; reductions over the same domain that read a
+    common input then merge into one generic with an output each. Scans become a `linalg.generic` that combines, for
     each output element, the inputs at or before it in index order (their
     inputs are not fused into them). `tf32` dots round their operands to tf32
     (round to nearest) before an exact product, `tf32x3` sums three such
@@ -160,7 +161,9 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     static per-thread schedule (a thread keeps a column and takes every
     k-th row, or takes every row at columns tid, tid + N, ...; unrolled)
     where the extents allow, else strided over the threads; its reduction
-    dimensions run sequentially in each thread. Barriers separate ops only
+    dimensions run sequentially in each thread, outside the unrolled
+    per-thread loop when no iteration is guarded (one reduction step for
+    all of a thread's outputs). Barriers separate ops only
     where one touches shared memory another thread wrote or read in an
     earlier op since the last barrier (byte ranges in the packed block;
     elementwise ops over one view with identity maps need none). Matmuls

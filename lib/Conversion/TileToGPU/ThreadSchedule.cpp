@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -24,6 +25,49 @@ namespace {
 /// kPartialUnroll.
 constexpr int64_t kFullUnroll = 16;
 constexpr int64_t kPartialUnroll = 8;
+
+/// The reduction loop that ends `loop`'s body, after only side-effect-free
+/// ops (index math), with bounds defined outside `loop` and no
+/// loop-carried values; null if there is none.
+scf::ForOp soleInnerLoop(scf::ForOp loop) {
+  Block *body = loop.getBody();
+  if (body->without_terminator().empty())
+    return nullptr;
+  auto inner = dyn_cast<scf::ForOp>(body->getTerminator()->getPrevNode());
+  if (!inner || !inner.getInitArgs().empty())
+    return nullptr;
+  for (Operation &op : body->without_terminator())
+    if (&op != inner.getOperation() && !isMemoryEffectFree(&op))
+      return nullptr;
+  for (Value bound :
+       {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
+    if (!loop.isDefinedOutsideOfLoop(bound))
+      return nullptr;
+  return inner;
+}
+
+/// Moves the thread's loop over its output elements (`trips`, about to be
+/// unrolled) inside the reduction loops that make up its body, so that
+/// after unrolling one reduction step serves all of the thread's outputs:
+/// operands they share (the same row or column of a broadcast input) are
+/// loaded once per step instead of once per output. Legal because the
+/// iterations of `trips` write distinct output elements, and a linalg op's
+/// inputs are not written by it. Returns the (moved) loop.
+scf::ForOp jamIntoReductionLoops(RewriterBase &rewriter, scf::ForOp trips) {
+  while (scf::ForOp reduction = soleInnerLoop(trips)) {
+    // trips { reduction { body } }  ->  reduction { trips { body } }.
+    // The index math at the start of `trips` (the thread's coordinates)
+    // stays with the body; only the reduction loop op moves.
+    Block *tripsBody = trips.getBody();
+    Block *reductionBody = reduction.getBody();
+    rewriter.moveOpBefore(reduction, trips);
+    for (Operation &op :
+         llvm::make_early_inc_range(reductionBody->without_terminator()))
+      rewriter.moveOpBefore(&op, tripsBody->getTerminator());
+    rewriter.moveOpBefore(trips, reductionBody->getTerminator());
+  }
+  return trips;
+}
 
 } // namespace
 
@@ -113,8 +157,11 @@ bool kda::scheduleBandStatically(RewriterBase &rewriter,
     rewriter.moveOpBefore(&op, end);
   rewriter.eraseOp(band.front());
 
-  if (trips <= kFullUnroll)
+  if (trips <= kFullUnroll) {
+    if (!guarded)
+      loop = jamIntoReductionLoops(rewriter, loop);
     (void)loopUnrollFull(loop);
+  }
   else
     (void)loopUnrollByFactor(loop, kPartialUnroll);
   return true;

@@ -90,3 +90,55 @@ func.func @strided(%a: memref<4x48xf32>, %b: memref<4x48xf32>) attributes {tile.
   linalg.copy ins(%a : memref<4x48xf32>) outs(%b : memref<4x48xf32>)
   return
 }
+
+// -----
+
+// A reduction whose thread takes several outputs runs one reduction loop
+// for all of them: out[i, j] = sum_d a[d, i] * b[d, j] over 128 threads
+// gives a thread column j = tid mod 16 and rows tid / 16 and tid / 16 + 8,
+// so both rows' steps sit in one loop body, where the two identical loads
+// of b[d, j] become one in LLVM.
+// CHECK-LABEL: gpu.func @jammed_reduction
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c16 : index
+// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c16 : index
+// CHECK: scf.for %[[D:.*]] = %c0 to %c32 step %c1 {
+// CHECK: memref.load %arg0[%[[D]], %[[ROW]]]
+// CHECK: memref.load %arg1[%[[D]], %[[COL]]]
+// CHECK: memref.store %{{.*}}, %arg2[%[[ROW]], %[[COL]]]
+// CHECK: %[[ROW8:.*]] = arith.addi %[[ROW]], %c8 : index
+// CHECK: memref.load %arg0[%[[D]], %[[ROW8]]]
+// CHECK: memref.load %arg1[%[[D]], %[[COL]]]
+// CHECK: memref.store %{{.*}}, %arg2[%[[ROW8]], %[[COL]]]
+// CHECK-NEXT: }
+// CHECK-NOT: scf.for
+// CHECK: gpu.return
+func.func @jammed_reduction(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %c: memref<16x16xf32>) attributes {tile.kernel} {
+  linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (d, i)>, affine_map<(i, j, d) -> (d, j)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x16xf32>, memref<32x16xf32>) outs(%c : memref<16x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Rows that do not fill the last step (20 rows, 8 per step) keep one
+// reduction loop per output, each inside its guard.
+// CHECK-LABEL: gpu.func @guarded_reduction
+// CHECK: scf.if
+// CHECK-NEXT: scf.for
+// CHECK: scf.if
+// CHECK-NEXT: scf.for
+func.func @guarded_reduction(%a: memref<32x20xf32>, %c: memref<20x16xf32>) attributes {tile.kernel} {
+  linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (d, i)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a : memref<32x20xf32>) outs(%c : memref<20x16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %acc, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}
