@@ -1,6 +1,7 @@
 //===- SharedMemory.cpp - pack tile temporaries into shared memory --------===//
 
 #include "SharedMemory.h"
+#include "TensorCore.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -41,17 +42,44 @@ int64_t sizeInBytes(MemRefType type) {
 /// aligned for vector accesses.
 constexpr int64_t kRowPadBytes = 16;
 
-/// The padded type of a 2-D buffer whose rows are a multiple of 128 bytes
-/// long, or null when it keeps its layout. Only buffers that are used by
-/// linalg ops and subviews alone (directly or through subviews) are
-/// padded: those uses take any strided layout.
-MemRefType paddedRowType(memref::AllocOp alloc) {
+/// True if `v` (an allocation or a view of it) is, directly or through
+/// subviews, an A or B operand of a matmul that runs on 16-bit mma.sync,
+/// whose fragments ldmatrix reads as 8 rows of 16 bytes.
+bool readByLdmatrix(Value v, int64_t numThreads) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto subview = dyn_cast<memref::SubViewOp>(user)) {
+      if (readByLdmatrix(subview.getResult(), numThreads))
+        return true;
+      continue;
+    }
+    auto matmul = dyn_cast<linalg::MatmulOp>(user);
+    if (matmul && matmul.isDpsInput(&use) &&
+        kda::canUse16BitMmaSync(matmul, numThreads))
+      return true;
+  }
+  return false;
+}
+
+/// The padded type of a 2-D buffer, or null when it keeps its layout.
+/// Padded are buffers whose rows are a multiple of 128 bytes long, and
+/// ldmatrix operands whose rows are an even number of 16-byte chunks (32
+/// or 64 bytes: without padding, 8 rows of an ldmatrix block fall on 2 or
+/// 4 bank groups). Shorter rows of other buffers keep their layout: threads
+/// that read 16 consecutive elements of two rows, as the reductions and
+/// elementwise ops do, hit distinct banks only without padding. Only
+/// buffers that are used by linalg ops and subviews alone (directly or
+/// through subviews) are padded: those uses take any strided layout.
+MemRefType paddedRowType(memref::AllocOp alloc, int64_t numThreads) {
   MemRefType type = alloc.getType();
   if (type.getRank() != 2 || type.getDimSize(0) < 2)
     return nullptr;
   int64_t elemBytes = llvm::divideCeil(type.getElementTypeBitWidth(), 8);
   int64_t rowBytes = type.getDimSize(1) * elemBytes;
-  if (rowBytes % 128 != 0 || kRowPadBytes % elemBytes != 0)
+  if (kRowPadBytes % elemBytes != 0)
+    return nullptr;
+  if (rowBytes % 128 != 0 &&
+      !(rowBytes % 32 == 0 && readByLdmatrix(alloc.getResult(), numThreads)))
     return nullptr;
   std::function<bool(Value)> onlyStridedUses = [&](Value v) {
     for (Operation *user : v.getUsers()) {
@@ -97,7 +125,8 @@ void replaceWithRestrided(OpBuilder &b, Value from, Value to) {
 } // namespace
 
 FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
-                                         ArrayRef<memref::AllocOp> allocs) {
+                                         ArrayRef<memref::AllocOp> allocs,
+                                         int64_t numThreads) {
   if (allocs.empty())
     return 0;
 
@@ -120,7 +149,7 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
   for (memref::AllocOp alloc : allocs) {
     Buffer buffer;
     buffer.alloc = alloc;
-    buffer.padded = paddedRowType(alloc);
+    buffer.padded = paddedRowType(alloc, numThreads);
     buffer.bytes = llvm::alignTo(
         sizeInBytes(buffer.padded ? buffer.padded : alloc.getType()),
         kAlignment);

@@ -16,14 +16,17 @@ constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// shared byte buffer in which allocations whose live ranges do not overlap
 /// share bytes. A live range runs from the first to the last use of the
 /// allocation or of any view of it, widened to whole loops around a use.
-/// 2-D buffers whose rows are a multiple of 128 bytes long get 16 bytes of
-/// padding per row (against shared-memory bank conflicts) when all their
-/// uses are linalg ops and subviews, which take the padded strided layout.
+/// 2-D buffers whose rows are a multiple of 128 bytes long, and operands of
+/// 16-bit tensor-core matmuls (`numThreads` per block) whose rows are a
+/// multiple of 32 bytes, get 16 bytes of padding per row (against
+/// shared-memory bank conflicts) when all their uses are linalg ops and
+/// subviews, which take the padded strided layout.
 /// The buffer is a workgroup attribution when it fits in
 /// kMaxStaticSharedBytes, else gpu.dynamic_shared_memory; returns the bytes
 /// of dynamic shared memory the launch must provide (0 for static).
 FailureOr<int64_t> packSharedMemory(gpu::GPUFuncOp func,
-                                    ArrayRef<memref::AllocOp> allocs);
+                                    ArrayRef<memref::AllocOp> allocs,
+                                    int64_t numThreads);
 
 } // namespace mlir::kda
 

@@ -265,7 +265,7 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
     }
   }
   kda::separateLoopCarriedBuffers(gpuFunc, sharedAllocs);
-  FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs);
+  FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs, numThreads);
   if (failed(dynamicShared))
     return failure();
   if (*dynamicShared)

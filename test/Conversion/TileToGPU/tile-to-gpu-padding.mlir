@@ -55,3 +55,41 @@ func.func @carried(%a: memref<16x32xf32>, %n: index) attributes {tile.kernel} {
   linalg.copy ins(%r : memref<16x32xf32, #gpu.address_space<workgroup>>) outs(%a : memref<16x32xf32>)
   return
 }
+
+// -----
+
+// bf16 operands of a tensor-core matmul whose rows are 64 or 32 bytes long
+// are padded by 16 bytes a row (A: 32 -> 40 columns, B: 16 -> 24):
+// ldmatrix reads 8 rows of 16 bytes, which 64-byte rows would put on 2
+// bank groups only and 32-byte rows on 4. The accumulator (64 bytes per
+// row, f32, not read by ldmatrix) keeps its layout.
+// CHECK-LABEL: gpu.func @ldmatrix_operand
+// CHECK-DAG: memref.view %{{.*}} to memref<16x40xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %{{.*}} to memref<32x24xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %{{.*}} to memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.ldmatrix %{{.*}} : memref<16x32xbf16, strided<[40, 1]>, #gpu.address_space<workgroup>>
+func.func @ldmatrix_operand(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %c: memref<16x16xf32>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %ta = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
+  %tb = memref.alloc() : memref<32x16xbf16, #gpu.address_space<workgroup>>
+  %tc = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xbf16>) outs(%ta : memref<16x32xbf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%b : memref<32x16xbf16>) outs(%tb : memref<32x16xbf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%c : memref<16x16xf32>) outs(%tc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%ta, %tb : memref<16x32xbf16, #gpu.address_space<workgroup>>, memref<32x16xbf16, #gpu.address_space<workgroup>>) outs(%tc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%tc : memref<16x16xf32, #gpu.address_space<workgroup>>) outs(%c : memref<16x16xf32>)
+  return
+}
+
+// -----
+
+// The same 32 x bf16 rows read by elementwise ops only keep their layout.
+// CHECK-LABEL: gpu.func @short_bf16_rows
+// CHECK: memref.view %{{.*}} to memref<16x32xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: strided
+// CHECK: gpu.return
+func.func @short_bf16_rows(%a: memref<16x32xbf16>, %b: memref<16x32xbf16>) attributes {tile.kernel} {
+  %t = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xbf16>) outs(%t : memref<16x32xbf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%t : memref<16x32xbf16, #gpu.address_space<workgroup>>) outs(%b : memref<16x32xbf16>)
+  return
+}
