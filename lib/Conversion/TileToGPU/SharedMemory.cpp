@@ -11,6 +11,8 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Builders.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace {
@@ -153,10 +155,13 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     buffer.bytes = llvm::alignTo(
         sizeInBytes(buffer.padded ? buffer.padded : alloc.getType()),
         kAlignment);
-    buffer.first = begin[alloc];
-    buffer.last = begin[alloc];
+    buffer.first = std::numeric_limits<int64_t>::max();
+    buffer.last = std::numeric_limits<int64_t>::min();
     // Every use of the allocation or of a view of it, widened to the loops
-    // around the use that do not also hold the allocation.
+    // around the use that do not also hold the allocation. The allocation
+    // op and the view ops themselves touch no bytes: a buffer allocated at
+    // the top of the kernel but first written after a loop does not hold
+    // its bytes during the loop.
     // A buffer that flows into control flow (yielded from a region, passed
     // as a loop's initial value, given to a call) may be read through values
     // this walk does not follow: it keeps its bytes for the whole kernel.
@@ -165,11 +170,13 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
       for (Operation *user : v.getUsers()) {
-        if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-          if (view.getViewSource() == v)
-            for (Value r : user->getResults())
-              worklist.push_back(r);
-        } else if (user->hasTrait<OpTrait::IsTerminator>() ||
+        if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+            view && view.getViewSource() == v) {
+          for (Value r : user->getResults())
+            worklist.push_back(r);
+          continue;
+        }
+        if (user->hasTrait<OpTrait::IsTerminator>() ||
                    isa<RegionBranchOpInterface, CallOpInterface>(user)) {
           escapes = true;
         }
@@ -187,6 +194,9 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     if (escapes) {
       buffer.first = 0;
       buffer.last = counter;
+    } else if (buffer.first > buffer.last) {
+      // Never used: a one-op range where it was allocated.
+      buffer.first = buffer.last = begin[alloc];
     }
     buffers.push_back(buffer);
   }

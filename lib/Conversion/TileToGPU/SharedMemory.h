@@ -15,7 +15,9 @@ constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// Replaces the workgroup allocations `allocs` of `func` by views into one
 /// shared byte buffer in which allocations whose live ranges do not overlap
 /// share bytes. A live range runs from the first to the last use of the
-/// allocation or of any view of it, widened to whole loops around a use.
+/// allocation or of any view of it (view ops and the allocation itself do
+/// not count), widened to whole loops around a use that do not hold the
+/// allocation.
 /// 2-D buffers whose rows are a multiple of 128 bytes long, and operands of
 /// 16-bit tensor-core matmuls (`numThreads` per block) whose rows are a
 /// multiple of 32 bytes, get 16 bytes of padding per row (against

@@ -137,6 +137,35 @@ func.func @reuse(%a: memref<64x16xf32>, %b: memref<64x16xf32>, %n: index) attrib
 
 // -----
 
+// A buffer's life starts at its first use, not at its allocation: %late is
+// allocated before the loop but first written after it, so it takes the
+// bytes the loop's %inner used (offset 0); %carried (used before, in and
+// after the loop) keeps its own.
+
+// CHECK-LABEL: gpu.func @late_first_use
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<8192xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK-DAG: memref.view %[[S]][%c0{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[S]][%c4096{{[_0-9]*}}][] : {{.*}} to memref<64x16xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref.view
+// CHECK: gpu.return
+func.func @late_first_use(%a: memref<64x16xf32>, %b: memref<64x16xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %carried = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+  %late = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+  %inner = memref.alloc() : memref<64x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<64x16xf32>) outs(%carried : memref<64x16xf32, #gpu.address_space<workgroup>>)
+  scf.for %i = %c0 to %n step %c1 {
+    linalg.copy ins(%a : memref<64x16xf32>) outs(%inner : memref<64x16xf32, #gpu.address_space<workgroup>>)
+    linalg.add ins(%carried, %inner : memref<64x16xf32, #gpu.address_space<workgroup>>, memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%carried : memref<64x16xf32, #gpu.address_space<workgroup>>)
+  }
+  linalg.copy ins(%carried : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%late : memref<64x16xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%late : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<64x16xf32>)
+  return
+}
+
+// -----
+
 // Above 48 KB the kernel switches to dynamic shared memory, and its launch
 // asks for the bytes (128 rows of 128 f32, padded to 132: 67584).
 
