@@ -172,8 +172,11 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     marked `tile.tf32` (operands already rounded to tf32, multiples of
     16x8x8) with `mma.sync.m16n8k8`, one 16x8 tile per warp at a time;
     those of bf16 or f16 operands into f32 (multiples of 16x8x16) with
-    `mma.sync.m16n8k16`, each warp taking 16 x 8n strips with fragments
-    from `ldmatrix` where the rows start on 16-byte boundaries. The host
+    `mma.sync.m16n8k16`, each warp taking (16 m) x (8 n) tiles with
+    fragments from `ldmatrix` where the rows start on 16-byte boundaries.
+    An accumulator zero-filled right before its matmul starts from zero
+    registers; one that only the next elementwise op reads stays in
+    registers, that op applied to them (its epilogue). The host
     functions and their `tile.launch` ops are kept:
     they are the launch plan.
   }];

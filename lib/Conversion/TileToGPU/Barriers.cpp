@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Barriers.h"
+#include "MatmulEpilogues.h"
 #include "Scan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -80,10 +81,24 @@ bool overlap(const Place &a, const Place &b) {
 }
 
 /// The accesses of `op`, or nullopt when some effect is not understood.
+/// A matmul with a fused epilogue does not touch its accumulator, and makes
+/// the epilogue's other accesses.
 std::optional<SmallVector<Access>> accessesOf(linalg::LinalgOp op) {
   SmallVector<Access> out;
+  Value registersOnly;
+  if (linalg::GenericOp epilogue = kda::fusedEpilogueOf(op)) {
+    registersOnly = op.getDpsInits()[0];
+    std::optional<SmallVector<Access>> more =
+        accessesOf(cast<linalg::LinalgOp>(epilogue.getOperation()));
+    if (!more)
+      return std::nullopt;
+    for (const Access &access : *more)
+      if (access.memref != registersOnly)
+        out.push_back(access);
+  }
   for (OpOperand &operand : op->getOpOperands()) {
-    if (!isa<MemRefType>(operand.get().getType()))
+    if (!isa<MemRefType>(operand.get().getType()) ||
+        operand.get() == registersOnly)
       continue;
     bool init = op.isDpsInit(&operand);
     out.push_back(Access{operand.get(), op.getMatchingIndexingMap(&operand),

@@ -1,6 +1,8 @@
 //===- SharedMemory.cpp - pack tile temporaries into shared memory --------===//
 
 #include "SharedMemory.h"
+#include "Barriers.h"
+#include "MatmulEpilogues.h"
 #include "TensorCore.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -155,6 +157,9 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     buffer.bytes = llvm::alignTo(
         sizeInBytes(buffer.padded ? buffer.padded : alloc.getType()),
         kAlignment);
+    // An accumulator kept in registers is never read or written.
+    if (alloc->hasAttr(kRegistersOnlyAttr))
+      buffer.bytes = 0;
     buffer.first = std::numeric_limits<int64_t>::max();
     buffer.last = std::numeric_limits<int64_t>::min();
     // Every use of the allocation or of a view of it, widened to the loops
@@ -181,6 +186,10 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
           escapes = true;
         }
         int64_t lo = begin[user], hi = end[user];
+        // A fused epilogue runs inside its matmul (the op before it).
+        if (user->hasAttr(kFusedEpilogueAttr))
+          if (Operation *matmul = previousEffectfulOp(user))
+            lo = std::min(lo, begin[matmul]);
         for (Operation *p = user->getParentOp(); p && p != func;
              p = p->getParentOp())
           if (isa<LoopLikeOpInterface>(p) && !p->isAncestor(alloc)) {

@@ -20,6 +20,7 @@
 #include "TensorCore.h"
 #include "AsyncCopies.h"
 #include "Barriers.h"
+#include "MatmulEpilogues.h"
 
 #include "kda/Dialect/Tile/TileDialect.h"
 
@@ -243,22 +244,8 @@ static bool ldmatrixCanRead(MemRefType type) {
          strides[0] % 8 == 0 && offset % 8 == 0;
 }
 
-void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
-                                    int64_t numThreads) {
-  Location loc = op.getLoc();
-  MatmulOperands mm(op);
-  Value a = mm.a, b = mm.b, c = mm.c;
-  int64_t m = mm.m, n = mm.n, k = mm.k;
-  Type elem = mm.aType.getElementType();
-  const bool bf16 = elem.isBF16();
-  rewriter.setInsertionPoint(op);
-
-  auto cst = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
-  };
-  auto add = [&](Value x, Value y) {
-    return arith::AddIOp::create(rewriter, loc, x, y).getResult();
-  };
+std::pair<int64_t, int64_t> kda::warpTileOf16BitMmaSync(int64_t m, int64_t n,
+                                                        int64_t numThreads) {
   // Each warp takes (16 * mTiles) x (8 * nTiles) tiles: the A fragment of
   // a K step is loaded once for nTiles mma.sync, each B fragment once for
   // mTiles. As wide as divides n while every warp still gets a tile.
@@ -275,6 +262,26 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   // fragments of a K step then serve two A fragments.
   int64_t mTiles =
       (m % 32 == 0 && (m / 32) * (n / 8 / nTiles) >= numWarps) ? 2 : 1;
+  return {mTiles, nTiles};
+}
+
+void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
+                                    int64_t numThreads) {
+  Location loc = op.getLoc();
+  MatmulOperands mm(op);
+  Value a = mm.a, b = mm.b, c = mm.c;
+  int64_t m = mm.m, n = mm.n, k = mm.k;
+  Type elem = mm.aType.getElementType();
+  const bool bf16 = elem.isBF16();
+  rewriter.setInsertionPoint(op);
+
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(rewriter, loc, x, y).getResult();
+  };
+  auto [mTiles, nTiles] = warpTileOf16BitMmaSync(m, n, numThreads);
   WarpTileLoop w = beginWarpTileLoop(rewriter, loc, m, n, numThreads,
                                      8 * nTiles, 16 * mTiles);
   Value g = w.g, col0 = w.col0;
@@ -447,20 +454,31 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
 
   rewriter.setInsertionPointAfter(kLoop);
   ValueRange result = kLoop.getResults();
+  // Each accumulator element goes to C, or through the fused epilogue to
+  // the epilogue's output.
+  linalg::GenericOp epilogue = fusedEpilogueOf(op);
+  // The epilogue overwrites an operand: every warp (one tile each) first
+  // finishes reading it.
+  if (epilogue && epilogueWritesOperand(op))
+    gpu::BarrierOp::create(rewriter, loc);
+  auto emit = [&](Value value, Value row, Value col) {
+    if (epilogue)
+      emitEpilogueElement(rewriter, loc, epilogue, c, value, row, col);
+    else
+      memref::StoreOp::create(rewriter, loc, value, c, ValueRange{row, col});
+  };
   for (int64_t i = 0; i < mTiles; ++i) {
     for (int64_t j = 0; j < nTiles; ++j) {
       int64_t base = 4 * (i * nTiles + j);
-      memref::StoreOp::create(rewriter, loc, result[base], c,
-                              ValueRange{rgs[i], cols[j]});
-      memref::StoreOp::create(rewriter, loc, result[base + 1], c,
-                              ValueRange{rgs[i], cols1[j]});
-      memref::StoreOp::create(rewriter, loc, result[base + 2], c,
-                              ValueRange{rg8s[i], cols[j]});
-      memref::StoreOp::create(rewriter, loc, result[base + 3], c,
-                              ValueRange{rg8s[i], cols1[j]});
+      emit(result[base], rgs[i], cols[j]);
+      emit(result[base + 1], rgs[i], cols1[j]);
+      emit(result[base + 2], rg8s[i], cols[j]);
+      emit(result[base + 3], rg8s[i], cols1[j]);
     }
   }
   rewriter.setInsertionPointAfter(tileLoop);
+  if (epilogue)
+    rewriter.eraseOp(epilogue);
   rewriter.eraseOp(op);
 }
 

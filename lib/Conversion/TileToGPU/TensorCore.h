@@ -27,6 +27,13 @@ void lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
 /// no precision marker.
 bool canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads);
 
+/// The warp tile of a 16-bit mma.sync matmul of an m x n result over
+/// `numThreads` threads, as (16-row strips, 8-column tiles): as many tiles
+/// on one A fragment as divide n, then two strips on each B fragment, as
+/// long as every warp still gets a tile.
+std::pair<int64_t, int64_t> warpTileOf16BitMmaSync(int64_t m, int64_t n,
+                                                   int64_t numThreads);
+
 /// Replaces `op` by warp-level `mma.sync.m16n8k16` (bf16 or f16 operands,
 /// f32 accumulator) code, with the same distribution of 16x8 output tiles
 /// over the block's warps as the tf32 lowering. Does not add the trailing

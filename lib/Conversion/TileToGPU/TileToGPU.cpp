@@ -17,6 +17,7 @@
 #include "AsyncCopies.h"
 #include "Barriers.h"
 #include "LoopCarriedBuffers.h"
+#include "MatmulEpilogues.h"
 #include "Scan.h"
 #include "SharedMemory.h"
 #include "TensorCore.h"
@@ -182,7 +183,10 @@ LogicalResult distribute(RewriterBase &rewriter, linalg::LinalgOp op,
                          bool barrierAfter) {
   Location loc = op.getLoc();
   Block *block = op->getBlock();
-  Operation *after = op->getNextNode();
+  // A matmul's fused epilogue goes away with it: the trailing barrier goes
+  // after the epilogue's place.
+  linalg::GenericOp epilogue = kda::fusedEpilogueOf(op);
+  Operation *after = epilogue ? epilogue->getNextNode() : op->getNextNode();
   Operation *prev = op->getPrevNode();
   if (barrierBefore && !(prev && isa<gpu::BarrierOp>(prev))) {
     rewriter.setInsertionPoint(op);
@@ -264,6 +268,7 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
       sharedAllocs.push_back(alloc);
     }
   }
+  kda::fuseMatmulEpilogues(gpuFunc, numThreads);
   kda::separateLoopCarriedBuffers(gpuFunc, sharedAllocs);
   FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs, numThreads);
   if (failed(dynamicShared))
@@ -278,7 +283,11 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   // Distribute linalg ops (collected first: distribution rewrites them),
   // with barriers only where planned.
   SmallVector<linalg::LinalgOp> linalgOps;
-  gpuFunc.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
+  gpuFunc.walk([&](linalg::LinalgOp op) {
+    // Fused epilogues are lowered with their matmul.
+    if (!op->hasAttr(kda::kFusedEpilogueAttr))
+      linalgOps.push_back(op);
+  });
   SmallVector<kda::BarrierPlan> plan = kda::planBarriers(linalgOps);
   for (auto [op, barriers] : llvm::zip(linalgOps, plan))
     if (failed(distribute(rewriter, op, numThreads, barriers.before,

@@ -1,0 +1,164 @@
+//===- MatmulEpilogues.cpp - elementwise ops on mma accumulators ----------===//
+//
+// A dot followed by elementwise math on its result (a cast to bf16, u - w S,
+// a mask) would store the f32 accumulator to shared memory, wait at a
+// barrier, and read it back in another thread layout. Applied to the
+// accumulator registers instead, the math runs in the threads that hold
+// them, and the accumulator takes no shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulEpilogues.h"
+#include "AsyncCopies.h"
+#include "Barriers.h"
+#include "TensorCore.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+namespace {
+
+/// True if `op` can be applied to the accumulator `acc` of `matmul`
+/// element by element, at the matmul.
+bool isFusableEpilogue(linalg::GenericOp op, Value acc,
+                       linalg::MatmulOp matmul, DominanceInfo &dominance) {
+  auto availableAt = [&](Value value, Operation *point) {
+    return dominance.properlyDominates(value, point);
+  };
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
+      op.getNumLoops() != 2 || !op.hasPureBufferSemantics())
+    return false;
+  auto accType = cast<MemRefType>(acc.getType());
+  Value out = op.getDpsInits()[0];
+  if (out == acc || llvm::count(op.getDpsInputs(), acc) != 1)
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || type.getShape() != accType.getShape() ||
+        !op.getMatchingIndexingMap(&operand).isIdentity() ||
+        !availableAt(operand.get(), matmul))
+      return false;
+  }
+  // The body: side-effect-free ops on values available at the matmul.
+  WalkResult body = op.getRegion().walk([&](Operation *inner) {
+    if (!isa<linalg::YieldOp>(inner) && !isMemoryEffectFree(inner))
+      return WalkResult::interrupt();
+    for (Value operand : inner->getOperands())
+      if (!op.getRegion().isAncestor(operand.getParentRegion()) &&
+          !availableAt(operand, matmul))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !body.wasInterrupted();
+}
+
+MemRefType accType(Value acc) { return cast<MemRefType>(acc.getType()); }
+
+/// The buffer that `value` is a view of (through view ops), or `value`.
+Value rootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+} // namespace
+
+void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
+  SmallVector<linalg::MatmulOp> matmuls;
+  func->walk([&](linalg::MatmulOp op) {
+    if (canUse16BitMmaSync(op, numThreads))
+      matmuls.push_back(op);
+  });
+  DominanceInfo dominance(func);
+  for (linalg::MatmulOp matmul : matmuls) {
+    Value acc = matmul.getDpsInits()[0];
+    auto alloc = acc.getDefiningOp<memref::AllocOp>();
+    auto epilogue =
+        dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(matmul));
+    if (!alloc || !epilogue || !isFusableEpilogue(epilogue, acc, matmul, dominance))
+      continue;
+    // The accumulator's users: one zero fill before the matmul, the matmul
+    // and the epilogue.
+    Operation *fill = nullptr;
+    bool onlyThese = true;
+    for (Operation *user : acc.getUsers()) {
+      if (user == matmul.getOperation() || user == epilogue.getOperation())
+        continue;
+      if (!fill && isZeroFillOf(user, acc) &&
+          user->getBlock() == matmul->getBlock() &&
+          user->isBeforeInBlock(matmul)) {
+        fill = user;
+        continue;
+      }
+      onlyThese = false;
+    }
+    if (!onlyThese || !fill)
+      continue;
+    // Writing an operand needs a barrier between the mma and the stores,
+    // which all threads reach only if every warp has one tile.
+    Value out = epilogue.getDpsInits()[0];
+    bool writesOperand =
+        llvm::any_of(matmul.getDpsInputs(), [&](Value operand) {
+          return rootBuffer(operand) == rootBuffer(out);
+        });
+    if (writesOperand) {
+      auto [mTiles, nTiles] = warpTileOf16BitMmaSync(
+          accType(acc).getDimSize(0), accType(acc).getDimSize(1), numThreads);
+      int64_t tiles = (accType(acc).getDimSize(0) / (16 * mTiles)) *
+                      (accType(acc).getDimSize(1) / (8 * nTiles));
+      if (tiles != numThreads / 32)
+        continue;
+    }
+    fill->erase();
+    UnitAttr unit = UnitAttr::get(func->getContext());
+    matmul->setAttr(kZeroAccumulatorAttr, unit);
+    matmul->setAttr(kMatmulEpilogueAttr,
+                    BoolAttr::get(func->getContext(), writesOperand));
+    epilogue->setAttr(kFusedEpilogueAttr, unit);
+    alloc->setAttr(kRegistersOnlyAttr, unit);
+  }
+}
+
+bool kda::epilogueWritesOperand(Operation *matmul) {
+  auto attr = matmul->getAttrOfType<BoolAttr>(kMatmulEpilogueAttr);
+  return attr && attr.getValue();
+}
+
+linalg::GenericOp kda::fusedEpilogueOf(Operation *matmul) {
+  if (!matmul->hasAttr(kMatmulEpilogueAttr))
+    return nullptr;
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(matmul));
+  if (!epilogue || !epilogue->hasAttr(kFusedEpilogueAttr))
+    return nullptr;
+  return epilogue;
+}
+
+void kda::emitEpilogueElement(RewriterBase &rewriter, Location loc,
+                              linalg::GenericOp epilogue, Value acc,
+                              Value value, Value row, Value col) {
+  Block &body = epilogue.getRegion().front();
+  IRMapping map;
+  for (OpOperand &operand : epilogue->getOpOperands()) {
+    BlockArgument arg = body.getArgument(operand.getOperandNumber());
+    if (epilogue.isDpsInput(&operand) && operand.get() == acc)
+      map.map(arg, value);
+    else if (!arg.use_empty())
+      map.map(arg, memref::LoadOp::create(rewriter, loc, operand.get(),
+                                          ValueRange{row, col}));
+  }
+  for (Operation &inner : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      map.map(index.getResult(), index.getDim() == 0 ? row : col);
+      continue;
+    }
+    rewriter.clone(inner, map);
+  }
+  Value result = map.lookupOrDefault(body.getTerminator()->getOperand(0));
+  memref::StoreOp::create(rewriter, loc, result, epilogue.getDpsInits()[0],
+                          ValueRange{row, col});
+}
