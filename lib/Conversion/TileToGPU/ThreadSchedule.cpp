@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -46,14 +47,44 @@ scf::ForOp soleInnerLoop(scf::ForOp loop) {
   return inner;
 }
 
+/// True if the only memory an iteration of `trips` both reads and writes is
+/// the element it stores (the accumulator of a reduction: loads and stores
+/// of one buffer use the same indices), so iterations may interleave.
+bool onlyOwnElementRead(scf::ForOp trips) {
+  // Two indices are the same if they are one value or computed alike from
+  // the same values (linalg-to-loops gives the load and the store of an
+  // accumulator separate affine.apply ops).
+  auto sameIndex = [](Value a, Value b) {
+    if (a == b)
+      return true;
+    Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
+    return defA && defB &&
+           OperationEquivalence::isEquivalentTo(
+               defA, defB, OperationEquivalence::IgnoreLocations);
+  };
+  SmallVector<memref::StoreOp> stores;
+  trips.walk([&](memref::StoreOp store) { stores.push_back(store); });
+  WalkResult result = trips.walk([&](memref::LoadOp load) {
+    for (memref::StoreOp store : stores)
+      if (store.getMemRef() == load.getMemRef() &&
+          !llvm::equal(store.getIndices(), load.getIndices(), sameIndex))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 /// Moves the thread's loop over its output elements (`trips`, about to be
 /// unrolled) inside the reduction loops that make up its body, so that
 /// after unrolling one reduction step serves all of the thread's outputs:
 /// operands they share (the same row or column of a broadcast input) are
 /// loaded once per step instead of once per output. Legal because the
 /// iterations of `trips` write distinct output elements, and a linalg op's
-/// inputs are not written by it. Returns the (moved) loop.
+/// inputs are not written by it (checked: loads from a stored buffer use
+/// the store's indices). Returns the (moved) loop.
 scf::ForOp jamIntoReductionLoops(RewriterBase &rewriter, scf::ForOp trips) {
+  if (!onlyOwnElementRead(trips))
+    return trips;
   while (scf::ForOp reduction = soleInnerLoop(trips)) {
     // trips { reduction { body } }  ->  reduction { trips { body } }.
     // The index math at the start of `trips` (the thread's coordinates)
@@ -161,8 +192,8 @@ bool kda::scheduleBandStatically(RewriterBase &rewriter,
     if (!guarded)
       loop = jamIntoReductionLoops(rewriter, loop);
     (void)loopUnrollFull(loop);
-  }
-  else
+  } else {
     (void)loopUnrollByFactor(loop, kPartialUnroll);
+  }
   return true;
 }

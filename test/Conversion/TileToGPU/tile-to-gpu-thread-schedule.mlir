@@ -142,3 +142,22 @@ func.func @guarded_reduction(%a: memref<32x20xf32>, %c: memref<20x16xf32>) attri
   }
   return
 }
+
+// -----
+
+// A reduction that also reads its output at another element (here the
+// transposed one) keeps one loop per output: interleaving the outputs'
+// steps could read an element another step already changed.
+// CHECK-LABEL: gpu.func @reads_other_output_element
+// CHECK: scf.for
+// CHECK: scf.for
+func.func @reads_other_output_element(%a: memref<32x16xf32>, %c: memref<16x16xf32>) attributes {tile.kernel} {
+  linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (d, j)>, affine_map<(i, j, d) -> (j, i)>, affine_map<(i, j, d) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %c : memref<32x16xf32>, memref<16x16xf32>) outs(%c : memref<16x16xf32>) {
+  ^bb0(%x: f32, %t: f32, %acc: f32):
+    %p = arith.mulf %x, %t : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
