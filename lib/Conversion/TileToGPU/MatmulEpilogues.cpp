@@ -57,8 +57,6 @@ bool isFusableEpilogue(linalg::GenericOp op, Value acc,
   return !body.wasInterrupted();
 }
 
-MemRefType accType(Value acc) { return cast<MemRefType>(acc.getType()); }
-
 /// The buffer that `value` is a view of (through view ops), or `value`.
 Value rootBuffer(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -80,7 +78,8 @@ void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
     auto alloc = acc.getDefiningOp<memref::AllocOp>();
     auto epilogue =
         dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(matmul));
-    if (!alloc || !epilogue || !isFusableEpilogue(epilogue, acc, matmul, dominance))
+    if (!alloc || !epilogue ||
+        !isFusableEpilogue(epilogue, acc, matmul, dominance))
       continue;
     // The accumulator's users: one zero fill before the matmul, the matmul
     // and the epilogue.
@@ -107,10 +106,10 @@ void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
           return rootBuffer(operand) == rootBuffer(out);
         });
     if (writesOperand) {
-      auto [mTiles, nTiles] = warpTileOf16BitMmaSync(
-          accType(acc).getDimSize(0), accType(acc).getDimSize(1), numThreads);
-      int64_t tiles = (accType(acc).getDimSize(0) / (16 * mTiles)) *
-                      (accType(acc).getDimSize(1) / (8 * nTiles));
+      ArrayRef<int64_t> shape = cast<MemRefType>(acc.getType()).getShape();
+      auto [mTiles, nTiles] =
+          warpTileOf16BitMmaSync(shape[0], shape[1], numThreads);
+      int64_t tiles = (shape[0] / (16 * mTiles)) * (shape[1] / (8 * nTiles));
       if (tiles != numThreads / 32)
         continue;
     }

@@ -62,6 +62,20 @@ void makeAvailableAt(Value value, Operation *point, DominanceInfo &dominance) {
   def->moveBefore(point);
 }
 
+/// True if every value that `op`'s body uses from outside it is available
+/// at `point` (the merged body is cloned there).
+bool bodyCapturesAvailableAt(linalg::GenericOp op, Operation *point,
+                             DominanceInfo &dominance) {
+  WalkResult result = op.getRegion().walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (!op.getRegion().isAncestor(v.getParentRegion()) &&
+          !dominance.properlyDominates(v, point))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 /// `first` and `second` (which comes later in the same block) as one
 /// generic at `first`'s place. An input of `second` that `first` already
 /// reads through the same map becomes the same block argument.
@@ -151,7 +165,8 @@ void mlir::kda::fuseSiblingReductions(func::FuncOp kernel) {
             !shareAnInput(first, second) ||
             llvm::any_of(second->getOperands(), [&](Value v) {
               return !canBeAvailableAt(v, first, dominance);
-            }))
+            }) ||
+            !bodyCapturesAvailableAt(second, first, dominance))
           continue;
         for (Value v : second->getOperands())
           makeAvailableAt(v, first, dominance);

@@ -309,3 +309,25 @@ func.func @sibling_reductions(%g: tensor<8x4xf32>, %q: tensor<8x4xf32>, %k: tens
   %rb = tile.reduce add %b dim 0 : tensor<8x4xf32> -> tensor<4xf32>
   return %ra, %rb : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A reduction whose body uses a value computed after its sibling (the
+// scalar %s, folded into the body through its splat) is not merged into
+// that sibling: the merged body would use %s before it exists.
+// CHECK-LABEL: func.func @sibling_capture_after
+// CHECK: linalg.generic
+// CHECK: %[[S:.*]] = arith.addf %arg3, %arg4 : f32
+// CHECK: linalg.generic
+// CHECK: arith.mulf %{{.*}}, %[[S]] : f32
+func.func @sibling_capture_after(%g: tensor<8x4xf32>, %q: tensor<8x4xf32>, %k: tensor<8x4xf32>, %x: f32, %y: f32) -> (tensor<4xf32>, tensor<4xf32>) attributes {tile.kernel} {
+  %e = math.exp2 %g : tensor<8x4xf32>
+  %a = arith.mulf %q, %e : tensor<8x4xf32>
+  %ra = tile.reduce add %a dim 0 : tensor<8x4xf32> -> tensor<4xf32>
+  %s = arith.addf %x, %y : f32
+  %sp = tile.splat %s : f32 -> tensor<8x4xf32>
+  %b0 = arith.mulf %k, %e : tensor<8x4xf32>
+  %b = arith.mulf %b0, %sp : tensor<8x4xf32>
+  %rb = tile.reduce add %b dim 0 : tensor<8x4xf32> -> tensor<4xf32>
+  return %ra, %rb : tensor<4xf32>, tensor<4xf32>
+}
