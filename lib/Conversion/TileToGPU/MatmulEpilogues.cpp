@@ -105,14 +105,11 @@ void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
         llvm::any_of(matmul.getDpsInputs(), [&](Value operand) {
           return rootBuffer(operand) == rootBuffer(out);
         });
-    if (writesOperand) {
-      ArrayRef<int64_t> shape = cast<MemRefType>(acc.getType()).getShape();
-      auto [mTiles, nTiles] =
-          warpTileOf16BitMmaSync(shape[0], shape[1], numThreads);
-      int64_t tiles = (shape[0] / (16 * mTiles)) * (shape[1] / (8 * nTiles));
-      if (tiles != numThreads / 32)
-        continue;
-    }
+    ArrayRef<int64_t> shape = cast<MemRefType>(acc.getType()).getShape();
+    if (writesOperand &&
+        numWarpTilesOf16BitMmaSync(shape[0], shape[1], numThreads) !=
+            numThreads / 32)
+      continue;
     fill->erase();
     UnitAttr unit = UnitAttr::get(func->getContext());
     matmul->setAttr(kZeroAccumulatorAttr, unit);

@@ -265,6 +265,12 @@ std::pair<int64_t, int64_t> kda::warpTileOf16BitMmaSync(int64_t m, int64_t n,
   return {mTiles, nTiles};
 }
 
+int64_t kda::numWarpTilesOf16BitMmaSync(int64_t m, int64_t n,
+                                        int64_t numThreads) {
+  auto [mTiles, nTiles] = warpTileOf16BitMmaSync(m, n, numThreads);
+  return (m / (16 * mTiles)) * (n / (8 * nTiles));
+}
+
 void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                                     int64_t numThreads) {
   Location loc = op.getLoc();

@@ -34,6 +34,10 @@ bool canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads);
 std::pair<int64_t, int64_t> warpTileOf16BitMmaSync(int64_t m, int64_t n,
                                                    int64_t numThreads);
 
+/// The number of those warp tiles in an m x n result (the trip count of
+/// the lowering's tile loop, summed over the warps).
+int64_t numWarpTilesOf16BitMmaSync(int64_t m, int64_t n, int64_t numThreads);
+
 /// Replaces `op` by warp-level `mma.sync.m16n8k16` (bf16 or f16 operands,
 /// f32 accumulator) code, with the same distribution of 16x8 output tiles
 /// over the block's warps as the tf32 lowering. Does not add the trailing
