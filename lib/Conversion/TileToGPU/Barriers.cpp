@@ -88,13 +88,19 @@ std::optional<SmallVector<Access>> accessesOf(linalg::LinalgOp op) {
   Value registersOnly;
   if (linalg::GenericOp epilogue = kda::fusedEpilogueOf(op)) {
     registersOnly = op.getDpsInits()[0];
-    std::optional<SmallVector<Access>> more =
-        accessesOf(cast<linalg::LinalgOp>(epilogue.getOperation()));
-    if (!more)
-      return std::nullopt;
-    for (const Access &access : *more)
-      if (access.memref != registersOnly)
-        out.push_back(access);
+    SmallVector<linalg::MatmulOp> chain = kda::matmulChainOf(op);
+    SmallVector<linalg::LinalgOp> parts;
+    for (linalg::MatmulOp part : ArrayRef(chain).drop_front())
+      parts.push_back(cast<linalg::LinalgOp>(part.getOperation()));
+    parts.push_back(cast<linalg::LinalgOp>(epilogue.getOperation()));
+    for (linalg::LinalgOp part : parts) {
+      std::optional<SmallVector<Access>> more = accessesOf(part);
+      if (!more)
+        return std::nullopt;
+      for (const Access &access : *more)
+        if (access.memref != registersOnly)
+          out.push_back(access);
+    }
   }
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()) ||

@@ -57,6 +57,29 @@ bool isFusableEpilogue(linalg::GenericOp op, Value acc,
   return !body.wasInterrupted();
 }
 
+/// True if `op` writes every element of `buffer` without reading any: a
+/// zero fill, or a linalg op with parallel loops that has `buffer` as its
+/// only operand through an identity map, as an init whose value the body
+/// does not use.
+bool overwritesWithoutReading(Operation *op, Value buffer) {
+  if (kda::isZeroFillOf(op, buffer))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() != 0)
+    return false;
+  bool writes = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (operand.get() != buffer)
+      continue;
+    if (!linalgOp.isDpsInit(&operand) ||
+        !linalgOp.getMatchingIndexingMap(&operand).isIdentity() ||
+        linalgOp.payloadUsesValueFromOperand(&operand))
+      return false;
+    writes = true;
+  }
+  return writes;
+}
+
 /// The buffer that `value` is a view of (through view ops), or `value`.
 Value rootBuffer(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -74,19 +97,42 @@ void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
   });
   DominanceInfo dominance(func);
   for (linalg::MatmulOp matmul : matmuls) {
+    if (matmul->hasAttr(kChainedMatmulAttr))
+      continue;
     Value acc = matmul.getDpsInits()[0];
     auto alloc = acc.getDefiningOp<memref::AllocOp>();
-    auto epilogue =
-        dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(matmul));
+    // Matmuls right after it into the same accumulator, whose operands
+    // exist at it (their K loops run there).
+    SmallVector<linalg::MatmulOp> chain{matmul};
+    Operation *next = nextEffectfulOp(matmul);
+    while (auto more = dyn_cast_or_null<linalg::MatmulOp>(next)) {
+      MemRefType type = cast<MemRefType>(acc.getType());
+      if (more.getDpsInits()[0] != acc ||
+          !canUse16BitMmaSync(more, numThreads) ||
+          cast<MemRefType>(more.getDpsInits()[0].getType()) != type ||
+          llvm::any_of(more.getDpsInputs(), [&](Value v) {
+            return !dominance.properlyDominates(v, matmul);
+          }))
+        break;
+      chain.push_back(more);
+      next = nextEffectfulOp(more);
+    }
+    auto epilogue = dyn_cast_or_null<linalg::GenericOp>(next);
     if (!alloc || !epilogue ||
         !isFusableEpilogue(epilogue, acc, matmul, dominance))
       continue;
     // The accumulator's users: one zero fill before the matmul, the matmul
     // and the epilogue.
+    // Later users are allowed when the first op after the epilogue that
+    // touches the accumulator overwrites all of it without reading it: the
+    // chain's result is then never read from memory (but the buffer keeps
+    // its bytes for those users).
     Operation *fill = nullptr;
-    bool onlyThese = true;
+    bool onlyThese = true, laterUsers = false;
+    Block *block = epilogue->getBlock();
     for (Operation *user : acc.getUsers()) {
-      if (user == matmul.getOperation() || user == epilogue.getOperation())
+      if (user == epilogue.getOperation() ||
+          llvm::is_contained(chain, dyn_cast<linalg::MatmulOp>(user)))
         continue;
       if (!fill && isZeroFillOf(user, acc) &&
           user->getBlock() == matmul->getBlock() &&
@@ -94,17 +140,33 @@ void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
         fill = user;
         continue;
       }
+      Operation *inBlock = block->findAncestorOpInBlock(*user);
+      if (inBlock && epilogue->isBeforeInBlock(inBlock)) {
+        laterUsers = true;
+        continue;
+      }
       onlyThese = false;
+    }
+    if (laterUsers) {
+      Operation *first = nextEffectfulOp(epilogue);
+      while (first && !first->isAncestor(acc.getDefiningOp()) &&
+             llvm::none_of(acc.getUsers(), [&](Operation *user) {
+               return first->isAncestor(user);
+             }))
+        first = nextEffectfulOp(first);
+      if (!first || !overwritesWithoutReading(first, acc))
+        onlyThese = false;
     }
     if (!onlyThese || !fill)
       continue;
     // Writing an operand needs a barrier between the mma and the stores,
     // which all threads reach only if every warp has one tile.
     Value out = epilogue.getDpsInits()[0];
-    bool writesOperand =
-        llvm::any_of(matmul.getDpsInputs(), [&](Value operand) {
-          return rootBuffer(operand) == rootBuffer(out);
-        });
+    bool writesOperand = llvm::any_of(chain, [&](linalg::MatmulOp part) {
+      return llvm::any_of(part.getDpsInputs(), [&](Value operand) {
+        return rootBuffer(operand) == rootBuffer(out);
+      });
+    });
     ArrayRef<int64_t> shape = cast<MemRefType>(acc.getType()).getShape();
     if (writesOperand &&
         numWarpTilesOf16BitMmaSync(shape[0], shape[1], numThreads) !=
@@ -115,8 +177,11 @@ void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
     matmul->setAttr(kZeroAccumulatorAttr, unit);
     matmul->setAttr(kMatmulEpilogueAttr,
                     BoolAttr::get(func->getContext(), writesOperand));
+    for (linalg::MatmulOp part : ArrayRef(chain).drop_front())
+      part->setAttr(kChainedMatmulAttr, unit);
     epilogue->setAttr(kFusedEpilogueAttr, unit);
-    alloc->setAttr(kRegistersOnlyAttr, unit);
+    if (!laterUsers)
+      alloc->setAttr(kRegistersOnlyAttr, unit);
   }
 }
 
@@ -125,10 +190,32 @@ bool kda::epilogueWritesOperand(Operation *matmul) {
   return attr && attr.getValue();
 }
 
+SmallVector<linalg::MatmulOp> kda::matmulChainOf(Operation *head) {
+  SmallVector<linalg::MatmulOp> chain;
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(head))
+    chain.push_back(matmul);
+  for (Operation *next = nextEffectfulOp(head);
+       next && next->hasAttr(kChainedMatmulAttr); next = nextEffectfulOp(next))
+    chain.push_back(cast<linalg::MatmulOp>(next));
+  return chain;
+}
+
+Operation *kda::loweredWith(Operation *op) {
+  while (op->hasAttr(kChainedMatmulAttr) || op->hasAttr(kFusedEpilogueAttr)) {
+    Operation *prev = previousEffectfulOp(op);
+    if (!prev)
+      break;
+    op = prev;
+  }
+  return op;
+}
+
 linalg::GenericOp kda::fusedEpilogueOf(Operation *matmul) {
   if (!matmul->hasAttr(kMatmulEpilogueAttr))
     return nullptr;
-  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(matmul));
+  SmallVector<linalg::MatmulOp> chain = matmulChainOf(matmul);
+  auto epilogue =
+      dyn_cast_or_null<linalg::GenericOp>(nextEffectfulOp(chain.back()));
   if (!epilogue || !epilogue->hasAttr(kFusedEpilogueAttr))
     return nullptr;
   return epilogue;

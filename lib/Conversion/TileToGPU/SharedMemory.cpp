@@ -186,10 +186,9 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
           escapes = true;
         }
         int64_t lo = begin[user], hi = end[user];
-        // A fused epilogue runs inside its matmul (the op before it).
-        if (user->hasAttr(kFusedEpilogueAttr))
-          if (Operation *matmul = previousEffectfulOp(user))
-            lo = std::min(lo, begin[matmul]);
+        // A fused epilogue or chained matmul runs inside the lowering of
+        // the chain's first matmul.
+        lo = std::min(lo, begin[loweredWith(user)]);
         for (Operation *p = user->getParentOp(); p && p != func;
              p = p->getParentOp())
           if (isa<LoopLikeOpInterface>(p) && !p->isAncestor(alloc)) {

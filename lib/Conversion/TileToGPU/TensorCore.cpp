@@ -275,9 +275,12 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                                     int64_t numThreads) {
   Location loc = op.getLoc();
   MatmulOperands mm(op);
-  Value a = mm.a, b = mm.b, c = mm.c;
-  int64_t m = mm.m, n = mm.n, k = mm.k;
+  Value c = mm.c;
+  int64_t m = mm.m, n = mm.n;
   Type elem = mm.aType.getElementType();
+  // The matmuls this lowering runs, in order, on one set of accumulator
+  // registers: `op` and the matmuls chained to it.
+  SmallVector<linalg::MatmulOp> chain = matmulChainOf(op);
   const bool bf16 = elem.isBF16();
   rewriter.setInsertionPoint(op);
 
@@ -333,8 +336,6 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
           rewriter, loc, frag, ArrayRef<int64_t>{r})));
     return regs;
   };
-  bool aByLdmatrix = ldmatrixCanRead(mm.aType);
-  bool bByLdmatrix = ldmatrixCanRead(mm.bType);
   // ldmatrix lane addresses: lane l gives row l % 8 of 8x8 block l / 8.
   Value quad = arith::DivUIOp::create(rewriter, loc, w.lane, cst(8));
   Value octRow = arith::RemUIOp::create(rewriter, loc, w.lane, cst(8));
@@ -374,92 +375,107 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     }
   }
 
-  auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(16), acc);
-  rewriter.setInsertionPointToStart(kLoop.getBody());
-  Value kk = kLoop.getInductionVar();
-  Value k2t = add(kk, t2), k2t1 = add(k2t, cst(1));
-  Value k2t8 = add(k2t, cst(8)), k2t9 = add(k2t, cst(9));
-  // Loads in a fixed order (not as arguments of one call, whose evaluation
-  // order C++ leaves open).
-  // Element (i, j) of A and of B, wherever their memrefs hold it.
-  auto loadA = [&](Value i, Value j) {
-    return mm.transA ? load(a, j, i) : load(a, i, j);
-  };
-  auto loadB = [&](Value i, Value j) {
-    return mm.transB ? load(b, j, i) : load(b, i, j);
-  };
-  auto aPair = [&](Value row, Value col, Value colNext) {
-    Value lo = loadA(row, col);
-    Value hi = loadA(row, colNext);
-    return pair(lo, hi);
-  };
-  auto bPair = [&](Value row, Value rowNext, Value col) {
-    Value lo = loadB(row, col);
-    Value hi = loadB(rowNext, col);
-    return pair(lo, hi);
-  };
-  // A fragments of strip i.
-  auto aFragments = [&](int64_t i) {
-    Value row0 = rows0[i], rg = rgs[i], rg8 = rg8s[i];
-    SmallVector<Value> regs;
-    if (aByLdmatrix && mm.transA) {
-      // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
-      // transposed; lane l addresses k row l % 8 of block l / 8.
-      regs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, halfOff), 4,
-                      true);
-    } else if (aByLdmatrix) {
-      regs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
-    } else {
-      regs.push_back(aPair(rg, k2t, k2t1));
-      regs.push_back(aPair(rg8, k2t, k2t1));
-      regs.push_back(aPair(rg, k2t8, k2t9));
-      regs.push_back(aPair(rg8, k2t8, k2t9));
+  // The K loop of one matmul of the chain, from accumulator registers
+  // `init`; returns the registers after it.
+  auto buildKLoop = [&](linalg::MatmulOp part,
+                        ValueRange init) -> SmallVector<Value> {
+    MatmulOperands mm(part);
+    Value a = mm.a, b = mm.b;
+    int64_t k = mm.k;
+    bool aByLdmatrix = ldmatrixCanRead(mm.aType);
+    bool bByLdmatrix = ldmatrixCanRead(mm.bType);
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto kLoop =
+        scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(16), init);
+    rewriter.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    Value k2t = add(kk, t2), k2t1 = add(k2t, cst(1));
+    Value k2t8 = add(k2t, cst(8)), k2t9 = add(k2t, cst(9));
+    // Loads in a fixed order (not as arguments of one call, whose evaluation
+    // order C++ leaves open).
+    // Element (i, j) of A and of B, wherever their memrefs hold it.
+    auto loadA = [&](Value i, Value j) {
+      return mm.transA ? load(a, j, i) : load(a, i, j);
+    };
+    auto loadB = [&](Value i, Value j) {
+      return mm.transB ? load(b, j, i) : load(b, i, j);
+    };
+    auto aPair = [&](Value row, Value col, Value colNext) {
+      Value lo = loadA(row, col);
+      Value hi = loadA(row, colNext);
+      return pair(lo, hi);
+    };
+    auto bPair = [&](Value row, Value rowNext, Value col) {
+      Value lo = loadB(row, col);
+      Value hi = loadB(rowNext, col);
+      return pair(lo, hi);
+    };
+    // A fragments of strip i.
+    auto aFragments = [&](int64_t i) {
+      Value row0 = rows0[i], rg = rgs[i], rg8 = rg8s[i];
+      SmallVector<Value> regs;
+      if (aByLdmatrix && mm.transA) {
+        // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
+        // transposed; lane l addresses k row l % 8 of block l / 8.
+        regs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, halfOff), 4,
+                        true);
+      } else if (aByLdmatrix) {
+        regs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
+      } else {
+        regs.push_back(aPair(rg, k2t, k2t1));
+        regs.push_back(aPair(rg8, k2t, k2t1));
+        regs.push_back(aPair(rg, k2t8, k2t9));
+        regs.push_back(aPair(rg8, k2t8, k2t9));
+      }
+      return regs;
+    };
+    // B fragments of tile j.
+    auto bFragments = [&](int64_t j) {
+      Value tileCol = add(col0, cst(8 * j));
+      SmallVector<Value> regs;
+      if (bByLdmatrix && mm.transB) {
+        // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
+        // as they are give B's fragments.
+        regs = ldmatrix(b, add(tileCol, octRow), add(kk, halfOff), 2, false);
+      } else if (bByLdmatrix) {
+        regs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
+      } else {
+        Value cg = add(tileCol, g);
+        regs.push_back(bPair(k2t, k2t1, cg));
+        regs.push_back(bPair(k2t8, k2t9, cg));
+      }
+      return regs;
+    };
+    SmallVector<SmallVector<Value>> aRegs, bRegs;
+    for (int64_t i = 0; i < mTiles; ++i)
+      aRegs.push_back(aFragments(i));
+    for (int64_t j = 0; j < nTiles; ++j)
+      bRegs.push_back(bFragments(j));
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(4, f32));
+    NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < mTiles; ++i) {
+      for (int64_t j = 0; j < nTiles; ++j) {
+        Value mma = NVVM::MmaOp::create(
+            rewriter, loc, resultType, aRegs[i], bRegs[j],
+            kLoop.getRegionIterArgs().slice(4 * (i * nTiles + j), 4),
+            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t r = 0; r < 4; ++r)
+          next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, r));
+      }
     }
-    return regs;
+    scf::YieldOp::create(rewriter, loc, next);
+    return SmallVector<Value>(kLoop.getResults());
   };
-  // B fragments of tile j.
-  auto bFragments = [&](int64_t j) {
-    Value tileCol = add(col0, cst(8 * j));
-    SmallVector<Value> regs;
-    if (bByLdmatrix && mm.transB) {
-      // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
-      // as they are give B's fragments.
-      regs = ldmatrix(b, add(tileCol, octRow), add(kk, halfOff), 2, false);
-    } else if (bByLdmatrix) {
-      regs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
-    } else {
-      Value cg = add(tileCol, g);
-      regs.push_back(bPair(k2t, k2t1, cg));
-      regs.push_back(bPair(k2t8, k2t9, cg));
-    }
-    return regs;
-  };
-  SmallVector<SmallVector<Value>> aRegs, bRegs;
-  for (int64_t i = 0; i < mTiles; ++i)
-    aRegs.push_back(aFragments(i));
-  for (int64_t j = 0; j < nTiles; ++j)
-    bRegs.push_back(bFragments(j));
-  auto resultType = LLVM::LLVMStructType::getLiteral(
-      rewriter.getContext(), SmallVector<Type>(4, f32));
-  NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  SmallVector<Value> next;
-  for (int64_t i = 0; i < mTiles; ++i) {
-    for (int64_t j = 0; j < nTiles; ++j) {
-      Value mma = NVVM::MmaOp::create(
-          rewriter, loc, resultType, aRegs[i], bRegs[j],
-          kLoop.getRegionIterArgs().slice(4 * (i * nTiles + j), 4),
-          ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                         NVVM::MMALayout::col});
-      for (int64_t r = 0; r < 4; ++r)
-        next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, r));
-    }
+  SmallVector<Value> result(acc);
+  for (linalg::MatmulOp part : chain) {
+    result = buildKLoop(part, result);
+    rewriter.setInsertionPointAfterValue(result.front());
   }
-  scf::YieldOp::create(rewriter, loc, next);
-
-  rewriter.setInsertionPointAfter(kLoop);
-  ValueRange result = kLoop.getResults();
   // Each accumulator element goes to C, or through the fused epilogue to
   // the epilogue's output.
   linalg::GenericOp epilogue = fusedEpilogueOf(op);
@@ -485,7 +501,8 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   rewriter.setInsertionPointAfter(tileLoop);
   if (epilogue)
     rewriter.eraseOp(epilogue);
-  rewriter.eraseOp(op);
+  for (linalg::MatmulOp part : llvm::reverse(chain))
+    rewriter.eraseOp(part);
 }
 
 void kda::foldZeroAccumulatorFills(Operation *func, int64_t numThreads) {

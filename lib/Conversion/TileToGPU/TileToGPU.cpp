@@ -284,8 +284,8 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   // with barriers only where planned.
   SmallVector<linalg::LinalgOp> linalgOps;
   gpuFunc.walk([&](linalg::LinalgOp op) {
-    // Fused epilogues are lowered with their matmul.
-    if (!op->hasAttr(kda::kFusedEpilogueAttr))
+    // Chained matmuls and fused epilogues are lowered with their chain.
+    if (kda::loweredWith(op) == op.getOperation())
       linalgOps.push_back(op);
   });
   SmallVector<kda::BarrierPlan> plan = kda::planBarriers(linalgOps);
