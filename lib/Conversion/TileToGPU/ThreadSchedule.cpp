@@ -11,6 +11,8 @@
 
 #include "ThreadSchedule.h"
 
+#include "ReductionLoops.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,23 +53,12 @@ scf::ForOp soleInnerLoop(scf::ForOp loop) {
 /// the element it stores (the accumulator of a reduction: loads and stores
 /// of one buffer use the same indices), so iterations may interleave.
 bool onlyOwnElementRead(scf::ForOp trips) {
-  // Two indices are the same if they are one value or computed alike from
-  // the same values (linalg-to-loops gives the load and the store of an
-  // accumulator separate affine.apply ops).
-  auto sameIndex = [](Value a, Value b) {
-    if (a == b)
-      return true;
-    Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
-    return defA && defB &&
-           OperationEquivalence::isEquivalentTo(
-               defA, defB, OperationEquivalence::IgnoreLocations);
-  };
   SmallVector<memref::StoreOp> stores;
   trips.walk([&](memref::StoreOp store) { stores.push_back(store); });
   WalkResult result = trips.walk([&](memref::LoadOp load) {
     for (memref::StoreOp store : stores)
       if (store.getMemRef() == load.getMemRef() &&
-          !llvm::equal(store.getIndices(), load.getIndices(), sameIndex))
+          !kda::areEquivalentIndices(store.getIndices(), load.getIndices()))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -189,9 +180,27 @@ bool kda::scheduleBandStatically(RewriterBase &rewriter,
   rewriter.eraseOp(band.front());
 
   if (trips <= kFullUnroll) {
+    Operation *outside = loop->getParentOp();
     if (!guarded)
       loop = jamIntoReductionLoops(rewriter, loop);
+    // The reduction loops the jam moved `loop` into, innermost first.
+    SmallVector<scf::ForOp> reductions;
+    for (Operation *parent = loop->getParentOp(); parent != outside;
+         parent = parent->getParentOp())
+      reductions.push_back(cast<scf::ForOp>(parent));
     (void)loopUnrollFull(loop);
+    // Each reduction's accumulators in registers; an outer loop then sees
+    // the inner loop's load before and store after it as its own.
+    // The innermost loop then reads 4 steps' operands per load.
+    scf::ForOp innermost;
+    for (scf::ForOp reduction : reductions) {
+      scf::ForOp promoted =
+          kda::promoteReductionAccumulators(rewriter, reduction);
+      if (!innermost)
+        innermost = promoted;
+    }
+    if (innermost)
+      (void)kda::vectorizeReductionLoads(rewriter, innermost);
   } else {
     (void)loopUnrollByFactor(loop, kPartialUnroll);
   }

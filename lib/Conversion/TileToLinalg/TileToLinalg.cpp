@@ -11,6 +11,7 @@
 #include "kda/Dialect/Tile/TileUtils.h"
 
 #include "SiblingReductions.h"
+#include "TransposeFolding.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -602,7 +603,8 @@ struct ConvertTileToLinalgPass
     // through an operand that the reduction reads once per element (its map
     // is a permutation of the reduction's loops): a scan, which reads
     // each input element once per output row, would otherwise evaluate the
-    // input's exp/log once per row.
+    // input's exp/log once per row. Transposes become permuted maps of
+    // their consumers.
     RewritePatternSet fusion(ctx);
     linalg::populateElementwiseOpsFusionPatterns(
         fusion, [](OpOperand *operand) {
@@ -613,6 +615,7 @@ struct ConvertTileToLinalgPass
             return true;
           return consumer.getMatchingIndexingMap(operand).isPermutation();
         });
+    kda::populateFoldTransposeIntoGenericPatterns(fusion);
     FrozenRewritePatternSet frozenFusion(std::move(fusion));
 
     SmallVector<func::FuncOp> kernels;

@@ -331,3 +331,27 @@ func.func @sibling_capture_after(%g: tensor<8x4xf32>, %q: tensor<8x4xf32>, %k: t
   %rb = tile.reduce add %b dim 0 : tensor<8x4xf32> -> tensor<4xf32>
   return %ra, %rb : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A transposed tile read by a reduction is read in place through a
+// permuted map: the transpose is never stored. The conversion (extf) stays
+// its own op: fused into the reduction it would run once per use (16
+// times per element here) instead of once.
+// CHECK-DAG: #[[$KI:.*]] = affine_map<(d0, d1, d2) -> (d1, d0)>
+// CHECK-LABEL: func.func @transpose_into_reduction
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[X:.*]] = linalg.generic
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#[[$KI]], {{.*}}], iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[X]], %arg1 : tensor<16x32xf32>, tensor<32x16x16xf32>)
+// CHECK-NOT: arith.extf
+// CHECK: return
+func.func @transpose_into_reduction(%q: tensor<16x32xbf16>, %w: tensor<32x16x16xf32>) -> tensor<16x16xf32> attributes {tile.kernel} {
+  %x = arith.extf %q : tensor<16x32xbf16> to tensor<16x32xf32>
+  %t = tile.trans %x : tensor<16x32xf32> -> tensor<32x16xf32>
+  %b = tile.broadcast %t dims [2] : tensor<32x16xf32> -> tensor<32x16x16xf32>
+  %p = arith.mulf %b, %w : tensor<32x16x16xf32>
+  %r = tile.reduce add %p dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
