@@ -8,16 +8,30 @@
 //
 //   o = scale * (rd(q * 2^G) . h_c) + tril0(Aqk) . v_new
 //
-//  1. accumulating the inter-chunk term over K tiles of BK columns (an
-//     scf.for carrying the [BT, BV] accumulator); h is read as [BK, BV]
-//     tiles (state_layout kv) or as [BV, BK] tiles transposed (vk);
-//  2. scaling the accumulator by `scale` (Aqk already contains it);
-//  3. adding the intra-chunk term with Aqk masked to its lower triangle,
-//     diagonal included, so that unwritten entries above it never count.
+// With at most two K tiles of BK columns (K <= 128), every operand is
+// computed first and the dots then run one after the other into one
+// zero-filled accumulator (which the GPU lowering keeps in registers and
+// converts on its way to o):
 //
-// rd() rounds to q's dtype, as fla does before its bf16 GEMM. The dots run
-// at tf32: every operand is an I/O-dtype value (rd(q * 2^G), h, Aqk,
-// v_new), which f16 and bf16 represent exactly in tf32, so for those dtypes
+//   acc = rd(scale * q * 2^G)[:, K tile 0] . h_c[K tile 0, :]  (+ tile 1)
+//       + tril0(Aqk) . v_new
+//
+// with the scale folded into the query before its rounding. With more K
+// tiles (K up to 256),
+//
+//  1. the inter-chunk term accumulates over K tiles (an scf.for carrying
+//     the [BT, BV] accumulator);
+//  2. the accumulator is scaled by `scale` (Aqk already contains it);
+//  3. the intra-chunk term is added.
+//
+// h is read as [BK, BV] tiles (state_layout kv) or as [BV, BK] tiles
+// transposed (vk); Aqk is masked to its lower triangle, diagonal included,
+// so that unwritten entries above it never count.
+//
+// rd() rounds to q's dtype, as fla does before its bf16 GEMM (fla scales
+// after the GEMM: the two differ by one rounding of the scaled product).
+// The dots run at tf32: every operand is an I/O-dtype value (rd(q * 2^G),
+// h, Aqk, v_new), which f16 and bf16 represent exactly in tf32, so for those dtypes
 // the products are exact and the dots equal fla's bf16/f16 GEMMs with f32
 // accumulation; for f32 I/O tf32 is fla's default fp32 tl.dot precision.
 // Accumulation is f32 and o is cast to v_new's dtype; rows past the
@@ -41,8 +55,17 @@ using namespace mlir::kda;
 /// Threads per output program on the GPU (4 warps).
 static constexpr int64_t kOutputThreads = 128;
 
-/// Widest K or V tile of a program ([BT, 64] and [64, 64] f32 tiles).
-static constexpr int64_t kMaxColumnTile = 64;
+/// Up to this many K tiles, a program's dots run unrolled into one
+/// accumulator (kept in registers on the GPU); more run in an scf.for.
+static constexpr int64_t kMaxUnrolledKTiles = 2;
+
+/// Widest K tile of a program ([BT, 64] q and G tiles, [64, BV] h tiles).
+static constexpr int64_t kMaxKTile = 64;
+
+/// Widest V tile of a program: one program covers V up to 128 (its
+/// [BT, 128] accumulator fits in the registers of 4 warps), so q and G are
+/// read and scaled once per chunk rather than once per V tile.
+static constexpr int64_t kMaxVTile = 128;
 
 namespace {
 
@@ -108,51 +131,78 @@ struct OutputKernel {
     return sixteenBitDots() ? tile : t.toF32(tile);
   }
 
-  void build() {
-    const bool narrow = sixteenBitDots();
-    // 1. scale * rd(q * 2^G) . h_c, over K tiles.
-    auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
-                                    t.index(bk), ValueRange{t.zeros({bt, bv})});
-    {
-      OpBuilder::InsertionGuard guard(b());
-      b().setInsertionPointToStart(kLoop.getBody());
-      Value kCol = kLoop.getInductionVar();
-      Value qTile = loadRows(q, qkHead, kCol, bk, kDim);
-      Value gTile = loadRows(G, head, kCol, bk, kDim);
-      Value qg = t.mul(qTile, t.exp2(gTile));
-      qg = narrow ? t.toElement(qg, qType) : t.roundTo(qg, qType);
-      Value acc = t.dot(qg, loadState(kCol), kLoop.getRegionIterArg(0),
-                        tile::Precision::tf32);
-      scf::YieldOp::create(b(), loc(), acc);
-    }
-    // 2. Aqk already holds the scale; the inter term gets it here.
-    Value inter =
-        t.mul(kLoop.getResult(0), t.splat(t.tileOf({bt, bv}, t.f32()), scale));
-    // 3. + tril0(Aqk) . v_new.
+  /// rd(q * 2^G) for the K tile at `kCol`, times `factor` before the
+  /// rounding when it is not 1.
+  Value gatedQuery(Value kCol, float factor) {
+    Value qg = t.mul(loadRows(q, qkHead, kCol, bk, kDim),
+                     t.exp2(loadRows(G, head, kCol, bk, kDim)));
+    if (factor != 1.0f)
+      qg = t.mul(qg, t.splat(t.tileOf({bt, bk}, t.f32()), factor));
+    return sixteenBitDots() ? t.toElement(qg, qType) : t.roundTo(qg, qType);
+  }
+
+  /// tril0(Aqk) and the program's v_new tile, as the second dot takes them.
+  std::pair<Value, Value> intraOperands() {
     Value aqkTile = t.load(t.tileOf({bt, bt}, qType), aqk,
                            {batch, rowStart, head, t.index(0)},
                            {rowEnd, t.index(bt)}, {1, 3});
     Value lower = tile::TriMaskOp::create(
         b(), loc(), t.tileOf({bt, bt}, b().getI1Type()), /*upper=*/false,
         /*diagonal=*/0);
-    Value causal, vTile;
-    if (narrow) {
-      causal = t.select(lower, aqkTile,
-                        t.splat(t.tileOf({bt, bt}, qType), 0.0));
-      vTile = loadRowsAsStored(vNew, head, vCol, bv, vDim);
+    if (sixteenBitDots())
+      return {t.select(lower, aqkTile,
+                       t.splat(t.tileOf({bt, bt}, qType), 0.0)),
+              loadRowsAsStored(vNew, head, vCol, bv, vDim)};
+    return {t.select(lower, t.toF32(aqkTile), t.zeros({bt, bt})),
+            loadRows(vNew, head, vCol, bv, vDim)};
+  }
+
+  void build() {
+    int64_t numKTiles = llvm::divideCeil(kDim, bk);
+    Value out;
+    if (numKTiles <= kMaxUnrolledKTiles) {
+      // Every operand first, then the dots one after the other into one
+      // zero-filled accumulator: the GPU lowering keeps that accumulator in
+      // registers through all of them and converts it on the way to o. The
+      // scale goes into rd(q * 2^G) (one rounding of the scaled product).
+      SmallVector<Value> queries, states;
+      for (int64_t i = 0; i < numKTiles; ++i) {
+        queries.push_back(gatedQuery(t.index(i * bk), scale));
+        states.push_back(loadState(t.index(i * bk)));
+      }
+      auto [causal, vTile] = intraOperands();
+      out = t.zeros({bt, bv});
+      for (int64_t i = 0; i < numKTiles; ++i)
+        out = t.dot(queries[i], states[i], out, tile::Precision::tf32);
+      out = t.dot(causal, vTile, out, tile::Precision::tf32);
     } else {
-      causal = t.select(lower, t.toF32(aqkTile), t.zeros({bt, bt}));
-      vTile = loadRows(vNew, head, vCol, bv, vDim);
+      // 1. rd(q * 2^G) . h_c, over K tiles.
+      auto kLoop =
+          scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
+                             t.index(bk), ValueRange{t.zeros({bt, bv})});
+      {
+        OpBuilder::InsertionGuard guard(b());
+        b().setInsertionPointToStart(kLoop.getBody());
+        Value kCol = kLoop.getInductionVar();
+        Value acc = t.dot(gatedQuery(kCol, 1.0f), loadState(kCol),
+                          kLoop.getRegionIterArg(0), tile::Precision::tf32);
+        scf::YieldOp::create(b(), loc(), acc);
+      }
+      // 2. Aqk already holds the scale; the inter term gets it here.
+      Value inter = t.mul(kLoop.getResult(0),
+                          t.splat(t.tileOf({bt, bv}, t.f32()), scale));
+      // 3. + tril0(Aqk) . v_new.
+      auto [causal, vTile] = intraOperands();
+      out = t.dot(causal, vTile, inter, tile::Precision::tf32);
     }
-    Value out = t.dot(causal, vTile, inter, tile::Precision::tf32);
     t.store(t.toElement(out, vType), o, {batch, rowStart, head, vCol},
             {rowEnd, t.index(vDim)}, {1, 3});
   }
 };
 
-/// The tile width for a feature dimension of `dim` columns.
-int64_t columnTile(int64_t dim) {
-  return std::min<int64_t>(kMaxColumnTile,
+/// The tile width for a feature dimension of `dim` columns, at most `max`.
+int64_t columnTile(int64_t dim, int64_t max) {
+  return std::min<int64_t>(max,
                            llvm::PowerOf2Ceil(static_cast<uint64_t>(dim)));
 }
 
@@ -226,7 +276,7 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
   Value oBuf = ctx.allocateResult(op.getO());
   args.push_back(oBuf);
   Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
-  const int64_t bk = columnTile(k), bv = columnTile(v);
+  const int64_t bk = columnTile(k, kMaxKTile), bv = columnTile(v, kMaxVTile);
   const int64_t numVTiles = (v + bv - 1) / bv;
 
   func::FuncOp kernel =

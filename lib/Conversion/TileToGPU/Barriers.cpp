@@ -162,9 +162,17 @@ bool kda::needsBarrierBetween(linalg::LinalgOp first,
     for (const Access &y : *b) {
       if (!(x.writes || y.writes) || !overlap(x.place, y.place))
         continue;
-      // The same element from the same thread in both ops.
-      bool sameThread = sameSchedule && x.memref == y.memref && x.map &&
-                        y.map && x.map.isIdentity() && y.map.isIdentity();
+      // The same element from the same thread in both ops: one buffer, or
+      // two views of one type at the same shared bytes (an elementwise op
+      // that wrote in place of its input).
+      bool sameBuffer =
+          x.memref == y.memref ||
+          (x.memref.getType() == y.memref.getType() &&
+           x.place.kind == Place::SharedRange &&
+           y.place.kind == Place::SharedRange &&
+           x.place.begin == y.place.begin && x.place.end == y.place.end);
+      bool sameThread = sameSchedule && sameBuffer && x.map && y.map &&
+                        x.map.isIdentity() && y.map.isIdentity();
       if (!sameThread)
         return true;
     }
@@ -193,16 +201,21 @@ bool kda::touchesSharedBytesOf(Operation *op, ArrayRef<Value> buffers) {
   return result.wasInterrupted();
 }
 
+/// True if `op` reads or writes memory: an allocation only names a buffer.
+static bool accessesMemory(Operation *op) {
+  return !isMemoryEffectFree(op) && !isa<memref::AllocOp>(op);
+}
+
 Operation *kda::previousEffectfulOp(Operation *op) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
-    if (!isMemoryEffectFree(prev))
+    if (accessesMemory(prev))
       return prev;
   return nullptr;
 }
 
 Operation *kda::nextEffectfulOp(Operation *op) {
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    if (!isMemoryEffectFree(next))
+    if (accessesMemory(next))
       return next;
   return nullptr;
 }

@@ -40,8 +40,8 @@ SmallVector<BarrierPlan> planBarriers(ArrayRef<linalg::LinalgOp> ops);
 /// unknown overlaps everything).
 bool touchesSharedBytesOf(Operation *op, ArrayRef<Value> buffers);
 
-/// The op before (after) `op` in its block, skipping side-effect-free ops;
-/// null at the start (end) of the block.
+/// The op before (after) `op` in its block, skipping side-effect-free ops
+/// and allocations; null at the start (end) of the block.
 Operation *previousEffectfulOp(Operation *op);
 Operation *nextEffectfulOp(Operation *op);
 

@@ -27,7 +27,13 @@ namespace {
 /// element by element, at the matmul.
 bool isFusableEpilogue(linalg::GenericOp op, Value acc,
                        linalg::MatmulOp matmul, DominanceInfo &dominance) {
+  // A static allocation after the matmul (the epilogue's output, allocated
+  // where bufferization needed it) can move up to it.
   auto availableAt = [&](Value value, Operation *point) {
+    if (auto alloc = value.getDefiningOp<memref::AllocOp>();
+        alloc && alloc->getNumOperands() == 0 &&
+        alloc->getBlock() == point->getBlock())
+      return true;
     return dominance.properlyDominates(value, point);
   };
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
@@ -180,6 +186,11 @@ void kda::fuseMatmulEpilogues(Operation *func, int64_t numThreads) {
     for (linalg::MatmulOp part : ArrayRef(chain).drop_front())
       part->setAttr(kChainedMatmulAttr, unit);
     epilogue->setAttr(kFusedEpilogueAttr, unit);
+    for (Value operand : epilogue->getOperands())
+      if (auto outAlloc = operand.getDefiningOp<memref::AllocOp>();
+          outAlloc && outAlloc->getBlock() == matmul->getBlock() &&
+          matmul->isBeforeInBlock(outAlloc))
+        outAlloc->moveBefore(matmul);
     if (!laterUsers)
       alloc->setAttr(kRegistersOnlyAttr, unit);
   }

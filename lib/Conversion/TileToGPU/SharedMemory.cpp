@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/IR/Builders.h"
 
@@ -29,6 +30,11 @@ struct Buffer {
   int64_t first = 0, last = 0; // live range in program positions
   int64_t offset = 0;
   MemRefType padded; // the padded storage type, or null
+  /// Buffers that an elementwise op writes in place of this one, or that
+  /// this one is written in place of: their ranges only touch, and they
+  /// may share bytes only at one offset (element i of one is element i of
+  /// the other).
+  SmallVector<Operation *> inPlacePartners;
 };
 
 /// Size in bytes of a static memref.
@@ -126,6 +132,35 @@ void replaceWithRestrided(OpBuilder &b, Value from, Value to) {
   }
 }
 
+/// True if `op` is an elementwise linalg.generic that may write its output
+/// into the bytes of its input `input`: every loop parallel, every map the
+/// identity, a body without memory effects, not fused into a matmul (whose
+/// lowering gives elements to threads differently), and `input` and the
+/// output both whole allocations of one storage type. Each element is then
+/// read and written by one thread in one iteration, reading first, so an
+/// input that is not used after `op` can end where the output begins.
+bool writesInPlaceOf(Operation *op, Value input,
+                     const DenseMap<Operation *, MemRefType> &storage) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic->hasAttr(kda::kFusedEpilogueAttr) ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  WalkResult body = generic.getRegion().walk([](Operation *inner) {
+    return isMemoryEffectFree(inner) ? WalkResult::advance()
+                                     : WalkResult::interrupt();
+  });
+  if (body.wasInterrupted())
+    return false;
+  auto in = storage.find(input.getDefiningOp());
+  auto out = storage.find(generic.getDpsInits()[0].getDefiningOp());
+  return in != storage.end() && out != storage.end() && in != out &&
+         in->second == out->second &&
+         llvm::is_contained(generic.getDpsInputs(), input);
+}
+
 } // namespace
 
 FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
@@ -149,6 +184,17 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
   for (Operation &op : func.getBody().front())
     number(&op);
 
+  // The storage type of each allocation (padded or not).
+  DenseMap<Operation *, MemRefType> storage;
+  for (memref::AllocOp alloc : allocs) {
+    MemRefType padded = paddedRowType(alloc, numThreads);
+    storage[alloc] = padded ? padded : alloc.getType();
+  }
+
+  // Live ranges are in half steps: a use of op P covers [2 P, 2 end(P) + 1],
+  // except that an elementwise op that writes in place of an input reads
+  // that input at 2 P and writes its output from 2 P + 1 on, so the output
+  // may take the bytes of an input that dies there.
   SmallVector<Buffer> buffers;
   for (memref::AllocOp alloc : allocs) {
     Buffer buffer;
@@ -185,15 +231,29 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
                    isa<RegionBranchOpInterface, CallOpInterface>(user)) {
           escapes = true;
         }
-        int64_t lo = begin[user], hi = end[user];
+        int64_t lo = 2 * begin[user], hi = 2 * end[user] + 1;
+        if (v == alloc.getResult() && writesInPlaceOf(user, v, storage)) {
+          hi = 2 * begin[user];
+          buffer.inPlacePartners.push_back(
+              cast<linalg::GenericOp>(user).getDpsInits()[0].getDefiningOp());
+        }
+        if (auto generic = dyn_cast<linalg::GenericOp>(user);
+            generic && v == alloc.getResult() &&
+            generic.getNumDpsInits() == 1 && generic.getDpsInits()[0] == v)
+          for (Value input : generic.getDpsInputs())
+            if (writesInPlaceOf(user, input, storage)) {
+              lo = 2 * begin[user] + 1;
+              buffer.inPlacePartners.push_back(input.getDefiningOp());
+            }
         // A fused epilogue or chained matmul runs inside the lowering of
         // the chain's first matmul.
-        lo = std::min(lo, begin[loweredWith(user)]);
+        if (Operation *with = loweredWith(user); with != user)
+          lo = std::min(lo, 2 * begin[with]);
         for (Operation *p = user->getParentOp(); p && p != func;
              p = p->getParentOp())
           if (isa<LoopLikeOpInterface>(p) && !p->isAncestor(alloc)) {
-            lo = std::min(lo, begin[p]);
-            hi = std::max(hi, end[p]);
+            lo = std::min(lo, 2 * begin[p]);
+            hi = std::max(hi, 2 * end[p] + 1);
           }
         buffer.first = std::min(buffer.first, lo);
         buffer.last = std::max(buffer.last, hi);
@@ -201,10 +261,10 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     }
     if (escapes) {
       buffer.first = 0;
-      buffer.last = counter;
+      buffer.last = 2 * counter + 1;
     } else if (buffer.first > buffer.last) {
       // Never used: a one-op range where it was allocated.
-      buffer.first = buffer.last = begin[alloc];
+      buffer.first = buffer.last = 2 * begin[alloc];
     }
     buffers.push_back(buffer);
   }
@@ -217,19 +277,45 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
   SmallVector<Buffer *> placed;
   int64_t total = 0;
   for (Buffer *b : order) {
-    SmallVector<std::pair<int64_t, int64_t>> busy;
-    for (Buffer *p : placed)
-      if (!(p->last < b->first || b->last < p->first))
-        busy.push_back({p->offset, p->offset + p->bytes});
-    llvm::sort(busy);
-    int64_t offset = 0;
-    for (auto [lo, hi] : busy) {
-      if (offset + b->bytes <= lo)
-        break;
-      offset = std::max(offset, hi);
+    // Placed buffers live at the same time, and in-place partners (which
+    // may not overlap b at any other offset than their own).
+    // A partner whose range overlaps b's is still read after the in-place
+    // write: it takes its bytes at every offset.
+    struct Busy {
+      int64_t lo, hi;
+      Buffer *owner;
+    };
+    SmallVector<Busy> busy;
+    SmallVector<Buffer *> partners;
+    for (Buffer *p : placed) {
+      bool live = !(p->last < b->first || b->last < p->first);
+      bool partner = llvm::is_contained(b->inPlacePartners, p->alloc);
+      if (partner && !live)
+        partners.push_back(p);
+      if (partner || live)
+        busy.push_back({p->offset, p->offset + p->bytes, p});
     }
-    b->offset = offset;
-    total = std::max(total, offset + b->bytes);
+    llvm::sort(busy, [](const Busy &x, const Busy &y) { return x.lo < y.lo; });
+    // A partner's own bytes first (the in-place write), then first fit.
+    std::optional<int64_t> chosen;
+    for (Buffer *p : partners) {
+      bool fits = llvm::all_of(busy, [&](const Busy &range) {
+        return range.owner == p || range.hi <= p->offset ||
+               p->offset + b->bytes <= range.lo;
+      });
+      if (fits) {
+        chosen = p->offset;
+        break;
+      }
+    }
+    int64_t offset = 0;
+    for (const Busy &range : busy) {
+      if (offset + b->bytes <= range.lo)
+        break;
+      offset = std::max(offset, range.hi);
+    }
+    b->offset = chosen.value_or(offset);
+    total = std::max(total, b->offset + b->bytes);
     placed.push_back(b);
   }
 

@@ -1,9 +1,10 @@
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s
 
 // kda.output: one program per (V tile, chunk, batch x value head) along x,
-// V tile fastest. The inter-chunk term accumulates over K tiles
-// (rd(q * 2^G) . h_c, h at the chunk's global id), is scaled, and
-// tril0(Aqk) . v_new is added.
+// V tile fastest, with V tiles of up to 128 columns (V = 100: one tile).
+// K = 100 is two K tiles of 64: every operand is computed first (the scale
+// folded into rd(scale * q * 2^G)), then the three dots run into one
+// zero-filled accumulator, which is converted and stored.
 
 // CHECK-LABEL: func.func @output
 // CHECK-SAME: (%[[Q:[^:]*]]: memref<?x?x2x100xbf16>, %[[G:[^:]*]]: memref<?x?x8x100xf32>, %[[AQK:[^:]*]]: memref<?x?x8x64xbf16>, %[[H:[^:]*]]: memref<?x?x8x100x100xbf16>, %[[VN:[^:]*]]: memref<?x?x8x100xbf16>, %[[O:[^:]*]]: memref<?x?x8x100xbf16>)
@@ -13,44 +14,41 @@
 // CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x8x100xf32>
 // CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
 // CHECK-DAG: %[[NBH:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK: %[[NTBH:.*]] = arith.muli %[[NT]], %[[NBH]] : index
-// Two V tiles of 64 over V = 100.
-// CHECK: %[[N:.*]] = arith.muli %[[NTBH]], %{{.*}} : index
+// CHECK: %[[N:.*]] = arith.muli %[[NT]], %[[NBH]] : index
 // CHECK: tile.launch @output_output_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[Q]], %[[G]], %[[AQK]], %[[H]], %[[VN]], %[[O]] :
 // CHECK-NEXT: return
 
 // CHECK: func.func @output_output_0(%[[KQ:[^:]*]]: memref<?x?x2x100xbf16>, %[[KG:[^:]*]]: memref<?x?x8x100xf32>, %[[KA:[^:]*]]: memref<?x?x8x64xbf16>, %[[KH:[^:]*]]: memref<?x?x8x100x100xbf16>, %[[KV:[^:]*]]: memref<?x?x8x100xbf16>, %[[KO:[^:]*]]: memref<?x?x8x100xbf16>)
 // CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
 // CHECK: %[[PID:.*]] = tile.program_id x
-// CHECK: %[[VT:.*]] = arith.remui %[[PID]], %[[C2:.*]] : index
-// CHECK: %[[REST:.*]] = arith.divui %[[PID]], %[[C2]] : index
-// CHECK: %[[CHUNK:.*]] = arith.remui %[[REST]], %{{.*}} : index
-// CHECK: %[[BH:.*]] = arith.divui %[[REST]], %{{.*}} : index
+// CHECK: %[[CHUNK:.*]] = arith.remui %[[PID]], %{{.*}} : index
+// CHECK: %[[BH:.*]] = arith.divui %[[PID]], %{{.*}} : index
 // CHECK-DAG: %[[BATCH:.*]] = arith.divui %[[BH]], %[[C8:.*]] : index
 // CHECK-DAG: %[[HV:.*]] = arith.remui %[[BH]], %[[C8]] : index
 // CHECK-DAG: %[[HQ:.*]] = arith.divui %[[HV]], %{{.*}} : index
-// CHECK-DAG: %[[VCOL:.*]] = arith.muli %[[VT]], %[[C64:.*]] : index
-// CHECK: %[[ROW0:.*]] = arith.muli %[[CHUNK]], %[[C64]] : index
+// CHECK: %[[ROW0:.*]] = arith.muli %[[CHUNK]], %[[C64:.*]] : index
 // CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[ROW0]], %[[TK:.*]] : index
 // CHECK: scf.if %[[VALID]] {
-// CHECK: %[[ACC:.*]] = scf.for %[[KC:.*]] = %{{.*}} to %[[C100:.*]] step %[[C64]] iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<64x64xf32>) {
-// CHECK: tile.load %[[KQ]][%[[BATCH]], %[[ROW0]], %[[HQ]], %[[KC]]] bounds [%[[TK]], %[[C100]]] dims [1, 3] : memref<?x?x2x100xbf16> -> tensor<64x64xbf16>
-// CHECK: tile.load %[[KG]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[KC]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
-// rd(q * 2^G) in bf16.
-// CHECK: arith.truncf %{{.*}} : tensor<64x64xf32> to tensor<64x64xbf16>
-// h_c: the chunk id for fixed length.
-// CHECK: tile.load %[[KH]][%[[BATCH]], %[[CHUNK]], %[[HV]], %[[KC]], %[[VCOL]]] bounds [%[[C100]], %[[C100]]] dims [3, 4] : memref<?x?x8x100x100xbf16> -> tensor<64x64xbf16>
-// The dots take the 16-bit tiles as they are (exact products).
-// CHECK: %[[NA:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[A]] precision = tf32 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
-// CHECK: scf.yield %[[NA]]
-// CHECK: %[[INTER:.*]] = arith.mulf %[[ACC]], %{{.*}} : tensor<64x64xf32>
-// CHECK: tile.load %[[KA]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %[[C64]]] dims [1, 3] : memref<?x?x8x64xbf16> -> tensor<64x64xbf16>
+// CHECK-NOT: scf.for
+// CHECK: tile.load %[[KG]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[C0:.*]]] bounds [%[[TK]], %[[C100:.*]]] dims [1, 3] : memref<?x?x8x100xf32> -> tensor<64x64xf32>
+// CHECK: tile.load %[[KQ]][%[[BATCH]], %[[ROW0]], %[[HQ]], %[[C0]]] bounds [%[[TK]], %[[C100]]] dims [1, 3] : memref<?x?x2x100xbf16> -> tensor<64x64xbf16>
+// CHECK: %[[SCALE:.*]] = tile.splat %{{.*}} : f32 -> tensor<64x64xf32>
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]] : tensor<64x64xf32>
+// CHECK: %[[QG0:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32> to tensor<64x64xbf16>
+// CHECK: %[[H0:.*]] = tile.load %[[KH]][%[[BATCH]], %[[CHUNK]], %[[HV]], %[[C0]], %[[C0]]] bounds [%[[C100]], %[[C100]]] dims [3, 4] : memref<?x?x8x100x100xbf16> -> tensor<64x128xbf16>
+// CHECK: tile.load %[[KG]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[C64]]]
+// CHECK: %[[QG1:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32> to tensor<64x64xbf16>
+// CHECK: %[[H1:.*]] = tile.load %[[KH]][%[[BATCH]], %[[CHUNK]], %[[HV]], %[[C64]], %[[C0]]]
+// CHECK: tile.load %[[KA]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[C0]]] bounds [%[[TK]], %[[C64]]] dims [1, 3] : memref<?x?x8x64xbf16> -> tensor<64x64xbf16>
 // CHECK: %[[TRIL:.*]] = tile.tri_mask lower diagonal 0 : tensor<64x64xi1>
 // CHECK: %[[CAUSAL:.*]] = arith.select %[[TRIL]], %{{.*}}, %{{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
-// CHECK: tile.load %[[KV]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[VCOL]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
-// CHECK: %[[OUT:.*]] = tile.dot %[[CAUSAL]], %{{.*}}, %[[INTER]] precision = tf32
+// CHECK: %[[VT:.*]] = tile.load %[[KV]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[C0]]] bounds [%[[TK]], %[[C100]]] dims [1, 3] : memref<?x?x8x100xbf16> -> tensor<64x128xbf16>
+// CHECK: %[[ZERO:.*]] = tile.splat %{{.*}} : f32 -> tensor<64x128xf32>
+// CHECK: %[[A0:.*]] = tile.dot %[[QG0]], %[[H0]], %[[ZERO]] precision = tf32 : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+// CHECK: %[[A1:.*]] = tile.dot %[[QG1]], %[[H1]], %[[A0]] precision = tf32
+// CHECK: %[[OUT:.*]] = tile.dot %[[CAUSAL]], %[[VT]], %[[A1]] precision = tf32
 // CHECK: %[[O16:.*]] = arith.truncf %[[OUT]]
-// CHECK: tile.store %[[O16]], %[[KO]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[VCOL]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
+// CHECK: tile.store %[[O16]], %[[KO]][%[[BATCH]], %[[ROW0]], %[[HV]], %[[C0]]] bounds [%[[TK]], %[[C100]]] dims [1, 3]
 func.func @output(%q: tensor<?x?x2x100xbf16>, %G: tensor<?x?x8x100xf32>, %Aqk: tensor<?x?x8x64xbf16>,
                   %h: tensor<?x?x8x100x100xbf16>, %vn: tensor<?x?x8x100xbf16>) -> tensor<?x?x8x100xbf16> {
   %o = kda.output %q, %G, %Aqk, %h, %vn {scale = 0.125 : f32}
@@ -79,9 +77,9 @@ func.func @output(%q: tensor<?x?x2x100xbf16>, %G: tensor<?x?x8x100xf32>, %Aqk: t
 // CHECK: %[[SUM:.*]] = arith.addi %[[S]], %[[NC]] : index
 // CHECK: scf.yield %[[SUM]] : index
 // CHECK: %[[ID:.*]] = arith.addi %[[FIRST]], %[[C]] : index
-// CHECK: %[[HT:.*]] = tile.load %[[KH]][%{{.*}}, %[[ID]], %{{.*}}, %{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] dims [3, 4] : memref<1x?x1x128x60xf32> -> tensor<64x64xf32>
-// CHECK: %[[HKV:.*]] = tile.trans %[[HT]] : tensor<64x64xf32> -> tensor<64x64xf32>
-// CHECK: tile.dot %{{.*}}, %[[HKV]], %{{.*}} precision = tf32 : tensor<32x64xf32>, tensor<64x64xf32> -> tensor<32x64xf32>
+// CHECK: %[[HT:.*]] = tile.load %[[KH]][%{{.*}}, %[[ID]], %{{.*}}, %{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] dims [3, 4] : memref<1x?x1x128x60xf32> -> tensor<128x64xf32>
+// CHECK: %[[HKV:.*]] = tile.trans %[[HT]] : tensor<128x64xf32> -> tensor<64x128xf32>
+// CHECK: tile.dot %{{.*}}, %[[HKV]], %{{.*}} precision = tf32 : tensor<32x64xf32>, tensor<64x128xf32> -> tensor<32x128xf32>
 func.func @output_varlen_vk(%q: tensor<1x?x1x60xf32>, %G: tensor<1x?x1x60xf32>, %Aqk: tensor<1x?x1x32xf32>,
                             %h: tensor<1x?x1x128x60xf32>, %vn: tensor<1x?x1x128xf32>, %cu: tensor<?xi64>)
     -> tensor<1x?x1x128xf32> {
@@ -90,4 +88,31 @@ func.func @output_varlen_vk(%q: tensor<1x?x1x60xf32>, %G: tensor<1x?x1x60xf32>, 
       : (tensor<1x?x1x60xf32>, tensor<1x?x1x60xf32>, tensor<1x?x1x32xf32>,
          tensor<1x?x1x128x60xf32>, tensor<1x?x1x128xf32>, tensor<?xi64>) -> tensor<1x?x1x128xf32>
   return %o : tensor<1x?x1x128xf32>
+}
+
+// -----
+
+// K = V = 256: V in two tiles of 128 (the V tile fastest along x), and K in
+// four tiles of 64, over which the inter-chunk term accumulates in an
+// scf.for; it is scaled after the loop and tril0(Aqk) . v_new is added.
+
+// CHECK-LABEL: func.func @output_k256_output_0
+// CHECK: %[[PID:.*]] = tile.program_id x
+// CHECK: %[[VTILE:.*]] = arith.remui %[[PID]], %[[C2:.*]] : index
+// CHECK: arith.divui %[[PID]], %[[C2]] : index
+// CHECK: %[[VCOL:.*]] = arith.muli %[[VTILE]], %{{.*}} : index
+// CHECK: scf.if
+// CHECK: %[[ACC:.*]] = scf.for %[[KC:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<64x128xf32>) {
+// CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %[[KC]], %[[VCOL]]] {{.*}} -> tensor<64x128xbf16>
+// CHECK: %[[NA:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[A]] precision = tf32 : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+// CHECK: scf.yield %[[NA]]
+// CHECK: %[[INTER:.*]] = arith.mulf %[[ACC]], %{{.*}} : tensor<64x128xf32>
+// CHECK: tile.dot %{{.*}}, %{{.*}}, %[[INTER]] precision = tf32
+// CHECK: tile.store
+func.func @output_k256(%q: tensor<?x?x4x256xbf16>, %G: tensor<?x?x4x256xf32>, %Aqk: tensor<?x?x4x64xbf16>,
+                       %h: tensor<?x?x4x256x256xbf16>, %vn: tensor<?x?x4x256xbf16>) -> tensor<?x?x4x256xbf16> {
+  %o = kda.output %q, %G, %Aqk, %h, %vn {scale = 0.0625 : f32}
+      : (tensor<?x?x4x256xbf16>, tensor<?x?x4x256xf32>, tensor<?x?x4x64xbf16>,
+         tensor<?x?x4x256x256xbf16>, tensor<?x?x4x256xbf16>) -> tensor<?x?x4x256xbf16>
+  return %o : tensor<?x?x4x256xbf16>
 }

@@ -160,3 +160,40 @@ func.func @chain_epilogue(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %o: me
   linalg.copy ins(%res : memref<16x16xbf16, #gpu.address_space<workgroup>>) outs(%o : memref<16x16xbf16>)
   return
 }
+
+// -----
+
+// The epilogue's output allocated after the matmuls (where bufferization
+// puts it), with the allocation between the chain and the epilogue: the
+// allocation touches no memory, so the chain and the epilogue still fuse
+// (the allocation moves before the first matmul) and the accumulator takes
+// no shared bytes.
+// CHECK-LABEL: gpu.func @epilogue_output_allocated_late
+// CHECK: %[[FIRST:.*]]:4 = scf.for {{.*}} iter_args
+// CHECK: nvvm.mma.sync
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[FIRST]]#0
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.truncf
+// CHECK-NOT: memref<16x16xf32
+// CHECK: gpu.return
+func.func @epilogue_output_allocated_late(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+  %zero = arith.constant 0.0 : f32
+  %ta = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
+  %tb = memref.alloc() : memref<32x16xbf16, #gpu.address_space<workgroup>>
+  %acc = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xbf16>) outs(%ta : memref<16x32xbf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%b : memref<32x16xbf16>) outs(%tb : memref<32x16xbf16, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : f32) outs(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%ta, %tb : memref<16x32xbf16, #gpu.address_space<workgroup>>, memref<32x16xbf16, #gpu.address_space<workgroup>>) outs(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%ta, %tb : memref<16x32xbf16, #gpu.address_space<workgroup>>, memref<32x16xbf16, #gpu.address_space<workgroup>>) outs(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  %res = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>) outs(%res : memref<16x16xbf16, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.copy ins(%res : memref<16x16xbf16, #gpu.address_space<workgroup>>) outs(%o : memref<16x16xbf16>)
+  return
+}

@@ -211,3 +211,80 @@ func.func @escapes(%a: memref<64x16xf32>, %n: index) attributes {tile.kernel} {
   linalg.copy ins(%late : memref<64x16xf32, #gpu.address_space<workgroup>>) outs(%a : memref<64x16xf32>)
   return
 }
+
+// -----
+
+// An elementwise op whose input dies there writes its output into the
+// input's bytes (same storage type): each thread reads an element before it
+// writes it, and no other thread touches it. %x (f32) and %y (bf16) are
+// read by the op; %y2 takes %y's bytes, so the kernel needs 4608 (%x, rows
+// padded to 36 f32) + 2048 (%y, then %y2) bytes.
+// CHECK-LABEL: gpu.func @in_place
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<6656xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[S]][%c0][] : {{.*}} to memref<32x36xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[Y:.*]] = memref.view %[[S]][%c4608][] : {{.*}} to memref<32x32xbf16, #gpu.address_space<workgroup>>
+// (the views of %y and %y2 are one value after CSE)
+// CHECK-NOT: memref.view
+// CHECK: %[[V:.*]] = memref.load %[[Y]][%[[I:.*]], %[[J:.*]]] : memref<32x32xbf16
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]] : memref<32x32xbf16
+func.func @in_place(%a: memref<32x32xf32>, %b: memref<32x32xbf16>, %o: memref<32x32xbf16>) attributes {tile.kernel} {
+  %x = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %y = memref.alloc() : memref<32x32xbf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<32x32xf32>) outs(%x : memref<32x32xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%b : memref<32x32xbf16>) outs(%y : memref<32x32xbf16, #gpu.address_space<workgroup>>)
+  %y2 = memref.alloc() : memref<32x32xbf16, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : memref<32x32xf32, #gpu.address_space<workgroup>>, memref<32x32xbf16, #gpu.address_space<workgroup>>) outs(%y2 : memref<32x32xbf16, #gpu.address_space<workgroup>>) {
+  ^bb0(%p: f32, %q: bf16, %r: bf16):
+    %e = arith.extf %q : bf16 to f32
+    %m = arith.mulf %p, %e : f32
+    %t = arith.truncf %m : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.copy ins(%y2 : memref<32x32xbf16, #gpu.address_space<workgroup>>) outs(%o : memref<32x32xbf16>)
+  return
+}
+
+// -----
+
+// The same op when its input is read again afterwards: the output needs
+// bytes of its own (4608 + 2048 + 2048).
+// CHECK-LABEL: gpu.func @not_in_place_input_read_later
+// CHECK-SAME: workgroup(%{{.*}} : memref<8704xi8, #gpu.address_space<workgroup>>
+func.func @not_in_place_input_read_later(%a: memref<32x32xf32>, %b: memref<32x32xbf16>, %o: memref<32x32xbf16>, %o2: memref<32x32xbf16>) attributes {tile.kernel} {
+  %x = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  %y = memref.alloc() : memref<32x32xbf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<32x32xf32>) outs(%x : memref<32x32xf32, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%b : memref<32x32xbf16>) outs(%y : memref<32x32xbf16, #gpu.address_space<workgroup>>)
+  %y2 = memref.alloc() : memref<32x32xbf16, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : memref<32x32xf32, #gpu.address_space<workgroup>>, memref<32x32xbf16, #gpu.address_space<workgroup>>) outs(%y2 : memref<32x32xbf16, #gpu.address_space<workgroup>>) {
+  ^bb0(%p: f32, %q: bf16, %r: bf16):
+    %e = arith.extf %q : bf16 to f32
+    %m = arith.mulf %p, %e : f32
+    %t = arith.truncf %m : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.copy ins(%y2 : memref<32x32xbf16, #gpu.address_space<workgroup>>) outs(%o : memref<32x32xbf16>)
+  linalg.copy ins(%y : memref<32x32xbf16, #gpu.address_space<workgroup>>) outs(%o2 : memref<32x32xbf16>)
+  return
+}
+
+// -----
+
+// A transposing op (a permuted map) may not write in place: another thread
+// reads the element it would overwrite (2 x 4608 bytes).
+// CHECK-LABEL: gpu.func @not_in_place_transposed
+// CHECK-SAME: workgroup(%{{.*}} : memref<9216xi8, #gpu.address_space<workgroup>>
+func.func @not_in_place_transposed(%a: memref<32x32xf32>, %o: memref<32x32xf32>) attributes {tile.kernel} {
+  %x = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<32x32xf32>) outs(%x : memref<32x32xf32, #gpu.address_space<workgroup>>)
+  %t = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<32x32xf32, #gpu.address_space<workgroup>>) outs(%t : memref<32x32xf32, #gpu.address_space<workgroup>>) {
+  ^bb0(%p: f32, %r: f32):
+    linalg.yield %p : f32
+  }
+  linalg.copy ins(%t : memref<32x32xf32, #gpu.address_space<workgroup>>) outs(%o : memref<32x32xf32>)
+  return
+}
