@@ -72,6 +72,16 @@ Place placeOf(Value memref) {
   return Place{Place::Global, 0, 0, v};
 }
 
+/// True if `type` is a memref whose strides and offset are all static.
+bool hasStaticLayout(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return memref && succeeded(memref.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
 bool overlap(const Place &a, const Place &b) {
   if (a.kind == Place::Global || b.kind == Place::Global)
     return a.kind == b.kind && a.root == b.root;
@@ -163,11 +173,13 @@ bool kda::needsBarrierBetween(linalg::LinalgOp first,
       if (!(x.writes || y.writes) || !overlap(x.place, y.place))
         continue;
       // The same element from the same thread in both ops: one buffer, or
-      // two views of one type at the same shared bytes (an elementwise op
-      // that wrote in place of its input).
+      // two views of one static layout at the same shared bytes (an
+      // elementwise op that wrote in place of its input). Views with a
+      // dynamic offset may name different parts of the bytes.
       bool sameBuffer =
           x.memref == y.memref ||
           (x.memref.getType() == y.memref.getType() &&
+           hasStaticLayout(x.memref.getType()) &&
            x.place.kind == Place::SharedRange &&
            y.place.kind == Place::SharedRange &&
            x.place.begin == y.place.begin && x.place.end == y.place.end);

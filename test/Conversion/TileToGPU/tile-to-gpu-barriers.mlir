@@ -91,3 +91,32 @@ func.func @reused_bytes(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref
   linalg.copy ins(%u : memref<256xf32, #gpu.address_space<workgroup>>) outs(%c : memref<256xf32>)
   return
 }
+
+// -----
+
+// Two views of one buffer at dynamic offsets may name different rows: a
+// thread may read an element that another thread wrote, so a barrier
+// separates the ops even though the views have one type.
+// CHECK-LABEL: gpu.func @dynamic_offset_views
+// CHECK: math.exp
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: memref.load
+// CHECK: memref.store %{{.*}}, %arg1
+func.func @dynamic_offset_views(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %i: index, %j: index) attributes {tile.kernel} {
+  %buf = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
+  %s1 = memref.subview %buf[%i, 0] [16, 16] [1, 1] : memref<32x16xf32, #gpu.address_space<workgroup>> to memref<16x16xf32, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>
+  %s2 = memref.subview %buf[%j, 0] [16, 16] [1, 1] : memref<32x16xf32, #gpu.address_space<workgroup>> to memref<16x16xf32, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<16x16xf32>) outs(%s1 : memref<16x16xf32, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s2 : memref<16x16xf32, strided<[16, 1], offset: ?>, #gpu.address_space<workgroup>>) outs(%b : memref<16x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
