@@ -1,23 +1,24 @@
 //===- OutputKernel.cpp - kda.output as a tile kernel ---------------------===//
 //
-// fla's chunk_gla_fwd_kernel_o: one program per (V tile, chunk, batch *
-// value head), numbered along the grid's x axis (V tile fastest). With the
+// fla's chunk_gla_fwd_kernel_o: one program per (V tile of 128 columns,
+// 64 with f32 I/O; chunk; batch * value head), numbered along the grid's x
+// axis (V tile fastest). With the
 // chunk's state h_c (h at the chunk's global id: the chunk index for fixed
 // length, chunk_offsets[n] + c for varlen, as fla and the reference number
 // h), each program computes, for its BV columns of V,
 //
 //   o = scale * (rd(q * 2^G) . h_c) + tril0(Aqk) . v_new
 //
-// With at most two K tiles of BK columns (K <= 128), every operand is
-// computed first and the dots then run one after the other into one
-// zero-filled accumulator (which the GPU lowering keeps in registers and
-// converts on its way to o):
+// With 16-bit I/O and at most two K tiles of BK columns (K <= 128), every
+// operand is computed first and the dots then run one after the other into
+// one zero-filled accumulator (which the GPU lowering keeps in registers
+// and converts on its way to o):
 //
 //   acc = rd(scale * q * 2^G)[:, K tile 0] . h_c[K tile 0, :]  (+ tile 1)
 //       + tril0(Aqk) . v_new
 //
 // with the scale folded into the query before its rounding. With more K
-// tiles (K up to 256),
+// tiles (K up to 256) or f32 I/O,
 //
 //  1. the inter-chunk term accumulates over K tiles (an scf.for carrying
 //     the [BT, BV] accumulator);
@@ -55,16 +56,19 @@ using namespace mlir::kda;
 /// Threads per output program on the GPU (4 warps).
 static constexpr int64_t kOutputThreads = 128;
 
-/// Up to this many K tiles, a program's dots run unrolled into one
-/// accumulator (kept in registers on the GPU); more run in an scf.for.
+/// Up to this many K tiles, a program's 16-bit dots run unrolled into one
+/// accumulator (kept in registers on the GPU); more, or f32 dots, run in
+/// an scf.for.
 static constexpr int64_t kMaxUnrolledKTiles = 2;
 
 /// Widest K tile of a program ([BT, 64] q and G tiles, [64, BV] h tiles).
 static constexpr int64_t kMaxKTile = 64;
 
-/// Widest V tile of a program: one program covers V up to 128 (its
-/// [BT, 128] accumulator fits in the registers of 4 warps), so q and G are
-/// read and scaled once per chunk rather than once per V tile.
+/// Widest V tile of a program with 16-bit I/O: one program covers V up to
+/// 128 (its [BT, 128] accumulator fits in the registers of 4 warps), so q
+/// and G are read and scaled once per chunk rather than once per V tile.
+/// With f32 I/O the V tile is as wide as the K tile (its f32 tiles would
+/// not leave room for a second block per SM).
 static constexpr int64_t kMaxVTile = 128;
 
 namespace {
@@ -160,7 +164,7 @@ struct OutputKernel {
   void build() {
     int64_t numKTiles = llvm::divideCeil(kDim, bk);
     Value out;
-    if (numKTiles <= kMaxUnrolledKTiles) {
+    if (sixteenBitDots() && numKTiles <= kMaxUnrolledKTiles) {
       // Every operand first, then the dots one after the other into one
       // zero-filled accumulator: the GPU lowering keeps that accumulator in
       // registers through all of them and converts it on the way to o. The
@@ -276,7 +280,13 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
   Value oBuf = ctx.allocateResult(op.getO());
   args.push_back(oBuf);
   Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
-  const int64_t bk = columnTile(k, kMaxKTile), bv = columnTile(v, kMaxVTile);
+  // 16-bit I/O: 128 value columns per program, whose accumulator stays in
+  // registers; f32 I/O (tf32 dots through shared memory) keeps 64.
+  Type qElem = qType.getElementType();
+  const bool sixteenBit =
+      (qElem.isBF16() || qElem.isF16()) && vType.getElementType() == qElem;
+  const int64_t bk = columnTile(k, kMaxKTile);
+  const int64_t bv = columnTile(v, sixteenBit ? kMaxVTile : kMaxKTile);
   const int64_t numVTiles = (v + bv - 1) / bv;
 
   func::FuncOp kernel =
