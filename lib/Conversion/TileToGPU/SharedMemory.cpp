@@ -199,10 +199,10 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
   for (memref::AllocOp alloc : allocs) {
     Buffer buffer;
     buffer.alloc = alloc;
-    buffer.padded = paddedRowType(alloc, numThreads);
-    buffer.bytes = llvm::alignTo(
-        sizeInBytes(buffer.padded ? buffer.padded : alloc.getType()),
-        kAlignment);
+    MemRefType stored = storage.lookup(alloc);
+    if (stored != alloc.getType())
+      buffer.padded = stored;
+    buffer.bytes = llvm::alignTo(sizeInBytes(stored), kAlignment);
     // An accumulator kept in registers is never read or written.
     if (alloc->hasAttr(kRegistersOnlyAttr))
       buffer.bytes = 0;
