@@ -11,6 +11,7 @@
 
 #include "AsyncCopies.h"
 #include "Barriers.h"
+#include "MatmulEpilogues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -263,6 +264,10 @@ void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
   while (!firstUse->hasTrait<OpTrait::IsTerminator>() &&
          !kda::touchesSharedBytesOf(firstUse, buffers))
     firstUse = firstUse->getNextNode();
+  // A chained matmul or fused epilogue runs in the lowering of its chain's
+  // first matmul: wait before that one (nothing may come between them).
+  if (!firstUse->hasTrait<OpTrait::IsTerminator>())
+    firstUse = kda::loweredWith(firstUse);
   rewriter.setInsertionPoint(firstUse);
   NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
   gpu::BarrierOp::create(rewriter, loc);

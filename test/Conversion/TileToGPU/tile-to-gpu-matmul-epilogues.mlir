@@ -197,3 +197,50 @@ func.func @epilogue_output_allocated_late(%a: memref<16x32xbf16>, %b: memref<32x
   linalg.copy ins(%res : memref<16x16xbf16, #gpu.address_space<workgroup>>) outs(%o : memref<16x16xbf16>)
   return
 }
+
+// -----
+
+// The second matmul of a chain reads a tile whose asynchronous copy is a
+// group of its own (an elementwise op separates the loads): that group's
+// wait goes before the chain's first matmul, which lowers the whole chain,
+// not between the two matmuls.
+// CHECK-LABEL: gpu.func @chain_operand_in_later_load_group
+// CHECK: math.exp
+// CHECK: nvgpu.device_async_create_group
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[FIRST:.*]]:4 = scf.for {{.*}} iter_args
+// CHECK: nvvm.mma.sync
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[FIRST]]#0
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: linalg.matmul
+// CHECK: gpu.return
+func.func @chain_operand_in_later_load_group(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %c: memref<16x32xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+  %zero = arith.constant 0.0 : f32
+  %ta = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
+  %te = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
+  %tb = memref.alloc() : memref<32x16xbf16, #gpu.address_space<workgroup>>
+  %tc = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
+  %acc = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
+  %res = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<16x32xbf16>) outs(%ta : memref<16x32xbf16, #gpu.address_space<workgroup>>)
+  linalg.copy ins(%b : memref<32x16xbf16>) outs(%tb : memref<32x16xbf16, #gpu.address_space<workgroup>>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ta : memref<16x32xbf16, #gpu.address_space<workgroup>>) outs(%te : memref<16x32xbf16, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: bf16, %y: bf16):
+    %e = math.exp %x : bf16
+    linalg.yield %e : bf16
+  }
+  linalg.copy ins(%c : memref<16x32xbf16>) outs(%tc : memref<16x32xbf16, #gpu.address_space<workgroup>>)
+  linalg.fill ins(%zero : f32) outs(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%te, %tb : memref<16x32xbf16, #gpu.address_space<workgroup>>, memref<32x16xbf16, #gpu.address_space<workgroup>>) outs(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.matmul ins(%tc, %tb : memref<16x32xbf16, #gpu.address_space<workgroup>>, memref<32x16xbf16, #gpu.address_space<workgroup>>) outs(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<16x16xf32, #gpu.address_space<workgroup>>) outs(%res : memref<16x16xbf16, #gpu.address_space<workgroup>>) {
+  ^bb0(%x: f32, %y: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  linalg.copy ins(%res : memref<16x16xbf16, #gpu.address_space<workgroup>>) outs(%o : memref<16x16xbf16>)
+  return
+}
