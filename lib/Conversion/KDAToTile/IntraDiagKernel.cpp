@@ -113,9 +113,10 @@ struct IntraDiagKernel {
   /// exponent of an unwritten or later row is used) multiply q_i,d k_j,d
   /// and k_i,d k_j,d, summed along d. The broadcasts and the elementwise
   /// math fuse into the two sums: no [BK, BC, BC] tile is stored. The
-  /// operands are read from transposed [BK, BC] tiles, so that the threads
-  /// of a warp, which take consecutive j, read consecutive words of shared
-  /// memory (from [BC, BK] tiles, every j would hit the same bank).
+  /// operands are written as transposed [BK, BC] tiles; the lowering folds
+  /// the transposes into the sums' indexing maps, so the loaded [BC, BK]
+  /// tiles are read in place (rows padded against bank conflicts), 4
+  /// consecutive d per 16-byte shared-memory load.
   SmallVector<Value> exactKStep(Value row0, Value n, Value col,
                                 ValueRange acc) {
     Value qs = t.trans(loadRows(q, row0, qkHead, col));
