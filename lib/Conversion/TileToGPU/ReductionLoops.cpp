@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReductionLoops.h"
+#include "SharedMemory.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -143,24 +144,15 @@ bool isIdentityOf(Value index, Value iv) {
 /// Bytes one vector load reads, and its alignment.
 constexpr int64_t kVectorBytes = 16;
 
-/// True if every row of `memref` (a workgroup buffer of 32-bit elements
-/// with unit stride in its last dimension) starts at a 16-byte boundary:
-/// the strides and offset of its type are static multiples of 4 elements,
-/// and it is a view at a 16-byte multiple of the packed shared memory
-/// (through subviews, whose offsets the type carries).
+/// True if every row of `memref` (a workgroup buffer of 32-bit elements)
+/// starts at a 16-byte boundary of the packed shared memory: its layout
+/// keeps rows 16-byte aligned within a view (through subviews, whose
+/// offsets the type carries) at a 16-byte multiple of the block.
 bool hasAlignedRows(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type || type.getElementTypeBitWidth() != 32 ||
-      !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
+      !kda::hasSixteenByteRows(type))
     return false;
-  int64_t perVector = kVectorBytes / 4;
-  auto [strides, offset] = type.getStridesAndOffset();
-  if (strides.empty() || strides.back() != 1 ||
-      ShapedType::isDynamic(offset) || offset % perVector != 0)
-    return false;
-  for (int64_t stride : ArrayRef(strides).drop_back())
-    if (ShapedType::isDynamic(stride) || stride % perVector != 0)
-      return false;
   while (auto subview = memref.getDefiningOp<memref::SubViewOp>())
     memref = subview.getSource();
   auto view = memref.getDefiningOp<memref::ViewOp>();

@@ -163,6 +163,26 @@ bool writesInPlaceOf(Operation *op, Value input,
 
 } // namespace
 
+bool kda::hasSixteenByteRows(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+      type.getRank() == 0 || type.getElementTypeBitWidth() % 8 != 0)
+    return false;
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  if (16 % elemBytes != 0)
+    return false;
+  int64_t perRow = 16 / elemBytes;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset) ||
+      offset % perRow != 0)
+    return false;
+  return llvm::all_of(ArrayRef(strides).drop_back(), [&](int64_t stride) {
+    return !ShapedType::isDynamic(stride) && stride % perRow == 0;
+  });
+}
+
 FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
                                          ArrayRef<memref::AllocOp> allocs,
                                          int64_t numThreads) {

@@ -26,6 +26,13 @@ constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// The buffer is a workgroup attribution when it fits in
 /// kMaxStaticSharedBytes, else gpu.dynamic_shared_memory; returns the bytes
 /// of dynamic shared memory the launch must provide (0 for static).
+/// True if `type` is a workgroup memref whose every row (run along the
+/// unit-stride last dimension) starts on a 16-byte boundary of the buffer
+/// it views: static strides and offset, each a multiple of 16 bytes but
+/// the last, which is 1. The packed buffers start on 128-byte boundaries,
+/// so such rows can be read 16 bytes at a time (ldmatrix, ld.shared.v4).
+bool hasSixteenByteRows(MemRefType type);
+
 FailureOr<int64_t> packSharedMemory(gpu::GPUFuncOp func,
                                     ArrayRef<memref::AllocOp> allocs,
                                     int64_t numThreads);

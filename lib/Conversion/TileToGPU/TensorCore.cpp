@@ -21,6 +21,7 @@
 #include "AsyncCopies.h"
 #include "Barriers.h"
 #include "MatmulEpilogues.h"
+#include "SharedMemory.h"
 
 #include "kda/Dialect/Tile/TileDialect.h"
 
@@ -228,20 +229,11 @@ bool kda::canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads) {
 }
 
 /// True if 8x8 blocks of 16-bit elements of `type` (a shared-memory tile)
-/// can be read by ldmatrix: unit innermost stride and every row of 8
-/// elements starting on a 16-byte boundary (static strides and offset; the
-/// shared buffers themselves are 128-byte aligned).
+/// can be read by ldmatrix: every row of 8 elements starts on a 16-byte
+/// boundary.
 static bool ldmatrixCanRead(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (type.getRank() != 2 || type.getElementTypeBitWidth() != 16 ||
-      failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || ShapedType::isDynamic(strides[0]) ||
-      strides[1] != 1)
-    return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup &&
-         strides[0] % 8 == 0 && offset % 8 == 0;
+  return type.getRank() == 2 && type.getElementTypeBitWidth() == 16 &&
+         kda::hasSixteenByteRows(type);
 }
 
 std::pair<int64_t, int64_t> kda::warpTileOf16BitMmaSync(int64_t m, int64_t n,
