@@ -76,6 +76,15 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     overlap (the launch plan never passes one buffer twice), so a load moves
     past a store into another argument.
 
+    Hoisting makes a loaded tile live (in shared memory, on the GPU) from
+    its new place on. In a kernel with a `tile.max_live_bytes` attribute
+    (else with the `max-live-bytes` option; 0: no limit), a load does not
+    move above an op that uses other tiles once the tiles live there, with
+    it, would exceed that many bytes (tensor sizes, without padding): a
+    kernel whose loads all move to its start may hold every tile at once
+    and fit fewer blocks per SM than it would with the later loads issued
+    after the first compute.
+
     Loads that were spread over a block then stand next to each other: the
     GPU lowering issues neighbouring loads as one group of asynchronous
     copies, and waits for them only where their data is first used, so one
@@ -95,6 +104,12 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::kda::tile::TileDialect"];
+  let options = [
+    Option<"maxLiveBytes", "max-live-bytes", "int64_t", /*default=*/"0",
+           "Bytes of live tiles above which a load stops moving up past an "
+           "op that uses tiles, in kernels without tile.max_live_bytes "
+           "(0: no limit)">
+  ];
 }
 
 def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "::mlir::ModuleOp"> {

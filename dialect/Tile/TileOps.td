@@ -39,6 +39,9 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getKernelAttrName() { return "tile.kernel"; }
     /// Name of the i64 attribute giving the number of GPU threads per program.
     static constexpr ::llvm::StringLiteral getNumThreadsAttrName() { return "tile.num_threads"; }
+    /// Name of the i64 attribute bounding the bytes of tiles that a kernel's
+    /// loads may keep live by moving up (kda-hoist-tile-loads).
+    static constexpr ::llvm::StringLiteral getMaxLiveBytesAttrName() { return "tile.max_live_bytes"; }
     /// Name of the unit attribute on a linalg.matmul whose f32 operands are
     /// already rounded to tf32 (so tensor cores compute it exactly).
     static constexpr ::llvm::StringLiteral getTF32AttrName() { return "tile.tf32"; }

@@ -52,13 +52,59 @@ bool loadMayCross(tile::LoadOp load, Operation *op) {
   });
 }
 
-/// The earliest op of `load`'s block that `load` may be placed before.
-Operation *hoistPoint(tile::LoadOp load) {
+/// Bytes of a statically shaped tensor value, or 0.
+int64_t tileBytes(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !type.hasStaticShape())
+    return 0;
+  return type.getNumElements() *
+         llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+}
+
+/// Bytes of the tiles live at `op`: its tensor results, and the tensor
+/// values defined before it in its block that it or a later op of the block
+/// (or an op nested in one) uses.
+int64_t liveTileBytesAt(Operation *op) {
+  int64_t bytes = 0;
+  for (Value result : op->getResults())
+    bytes += tileBytes(result);
+  Block *block = op->getBlock();
+  for (Operation &before : *block) {
+    if (&before == op)
+      break;
+    for (Value v : before.getResults()) {
+      if (!tileBytes(v))
+        continue;
+      bool usedFromOp = llvm::any_of(v.getUsers(), [&](Operation *user) {
+        Operation *inBlock = block->findAncestorOpInBlock(*user);
+        return inBlock && !inBlock->isBeforeInBlock(op);
+      });
+      if (usedFromOp)
+        bytes += tileBytes(v);
+    }
+  }
+  return bytes;
+}
+
+/// True if `op` computes on tiles (uses a tensor value).
+bool usesTiles(Operation *op) {
+  return llvm::any_of(op->getOperands(),
+                      [](Value v) { return tileBytes(v) != 0; });
+}
+
+/// The earliest op of `load`'s block that `load` may be placed before,
+/// keeping the live tiles at each op it moves above within `maxLiveBytes`
+/// (0: no limit).
+Operation *hoistPoint(tile::LoadOp load, int64_t maxLiveBytes) {
   Operation *point = load;
+  int64_t bytes = tileBytes(load.getResult());
   while (Operation *prev = point->getPrevNode()) {
     if (!loadMayCross(load, prev) ||
         llvm::any_of(load->getOperands(),
                      [&](Value v) { return v.getDefiningOp() == prev; }))
+      break;
+    if (maxLiveBytes > 0 && usesTiles(prev) &&
+        liveTileBytesAt(prev) + bytes > maxLiveBytes)
       break;
     point = prev;
   }
@@ -67,15 +113,20 @@ Operation *hoistPoint(tile::LoadOp load) {
 
 struct HoistTileLoadsPass
     : kda::impl::HoistTileLoadsPassBase<HoistTileLoadsPass> {
+  using HoistTileLoadsPassBase::HoistTileLoadsPassBase;
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(tile::TileDialect::getKernelAttrName()))
         continue;
+      int64_t budget = maxLiveBytes;
+      if (auto attr = func->getAttrOfType<IntegerAttr>(
+              tile::TileDialect::getMaxLiveBytesAttrName()))
+        budget = attr.getInt();
       // Program order: each load lands after the loads hoisted before it.
       SmallVector<tile::LoadOp> loads;
       func.walk([&](tile::LoadOp load) { loads.push_back(load); });
       for (tile::LoadOp load : loads) {
-        Operation *point = hoistPoint(load);
+        Operation *point = hoistPoint(load, budget);
         if (point != load.getOperation())
           load->moveBefore(point);
       }

@@ -56,6 +56,9 @@ using namespace mlir::kda;
 /// Threads per output program on the GPU (4 warps).
 static constexpr int64_t kOutputThreads = 128;
 
+/// Bytes of tiles the output program's loads may keep live by moving up.
+static constexpr int64_t kOutputLiveTileBytes = 64 * 1024;
+
 /// Up to this many K tiles, a program's 16-bit dots run unrolled into one
 /// accumulator (kept in registers on the GPU); more, or f32 dots, run in
 /// an scf.for.
@@ -292,6 +295,13 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
   func::FuncOp kernel =
       createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
                    kOutputThreads);
+  // With every dot in registers, the loaded tiles are what the program's
+  // shared memory holds: the later loads wait for the first compute rather
+  // than hold all six tiles at once (3 blocks per SM instead of 2).
+  if (sixteenBit && llvm::divideCeil(k, bk) <= kMaxUnrolledKTiles)
+    kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
+                    Builder(kernel.getContext())
+                        .getI64IntegerAttr(kOutputLiveTileBytes));
   OpBuilder b(kernel.getBody().front().getTerminator());
   Block &entry = kernel.getBody().front();
   auto arg = [&](unsigned i) { return entry.getArgument(i); };

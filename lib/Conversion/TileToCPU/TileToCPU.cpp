@@ -62,6 +62,7 @@ LogicalResult convertKernel(func::FuncOp kernel) {
     return failure();
   kernel->removeAttr(TileDialect::getKernelAttrName());
   kernel->removeAttr(TileDialect::getNumThreadsAttrName());
+  kernel->removeAttr(TileDialect::getMaxLiveBytesAttrName());
   kernel.setPrivate();
   return success();
 }
