@@ -178,11 +178,43 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   Value acc =
       vector::FromElementsOp::create(rewriter, loc, accType, accInit);
 
+  // ldmatrix reads 8x8 blocks of 16-bit elements, i.e. 8 rows of 4 f32:
+  // A's four blocks (rows 0-7 / 8-15, k 0-3 / 4-7) are a0..a3, and B^T's
+  // two blocks (n 0-7, k 0-3 / 4-7) are b0, b1. Lane l addresses row l % 8
+  // of block l / 8.
+  // ldmatrix reads 8x8 blocks of 16-bit halves: an f32 tile qualifies
+  // when its rows of 4 elements start on 16-byte boundaries.
+  auto byLdmatrix = [](MemRefType type) {
+    return type.getRank() == 2 && type.getElementTypeBitWidth() == 32 &&
+           kda::hasSixteenByteRows(type);
+  };
+  bool aByLdmatrix = !mm.transA && byLdmatrix(mm.aType);
+  bool bByLdmatrix = mm.transB && byLdmatrix(mm.bType);
+  Value quad = arith::DivUIOp::create(rewriter, loc, w.lane, cst(8));
+  Value octRow = arith::RemUIOp::create(rewriter, loc, w.lane, cst(8));
+  Value aRowOff = add(
+      octRow, arith::MulIOp::create(
+                  rewriter, loc,
+                  arith::RemUIOp::create(rewriter, loc, quad, cst(2)), cst(8)));
+  Value aColOff = arith::MulIOp::create(
+      rewriter, loc, arith::DivUIOp::create(rewriter, loc, quad, cst(2)),
+      cst(4));
+  Value bColOff = arith::MulIOp::create(
+      rewriter, loc, arith::RemUIOp::create(rewriter, loc, quad, cst(2)),
+      cst(4));
+
   auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(8),
                                   ValueRange{acc});
   rewriter.setInsertionPointToStart(kLoop.getBody());
   Value kk = kLoop.getInductionVar();
   Value kt = add(kk, t), kt4 = add(kk, t4);
+  auto ldmatrix = [&](Value mem, Value i, Value j, int64_t tiles) {
+    return nvgpu::LdMatrixOp::create(
+               rewriter, loc, VectorType::get({tiles, 1}, f32), mem,
+               ValueRange{i, j}, rewriter.getBoolAttr(false),
+               rewriter.getI32IntegerAttr(tiles))
+        .getResult();
+  };
   // Element (i, j) of A and of B, wherever their memrefs hold it.
   auto loadA = [&](Value i, Value j) {
     return mm.transA ? load(a, j, i) : load(a, i, j);
@@ -190,13 +222,24 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   auto loadB = [&](Value i, Value j) {
     return mm.transB ? load(b, j, i) : load(b, i, j);
   };
-  Value a0 = loadA(rg, kt), a1 = loadA(rg8, kt);
-  Value a2 = loadA(rg, kt4), a3 = loadA(rg8, kt4);
-  Value aFrag = vector::FromElementsOp::create(
-      rewriter, loc, VectorType::get({4, 1}, f32), ValueRange{a0, a1, a2, a3});
-  Value b0 = loadB(kt, cg), b1 = loadB(kt4, cg);
-  Value bFrag = vector::FromElementsOp::create(
-      rewriter, loc, VectorType::get({2, 1}, f32), ValueRange{b0, b1});
+  Value aFrag;
+  if (aByLdmatrix) {
+    aFrag = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4);
+  } else {
+    Value a0 = loadA(rg, kt), a1 = loadA(rg8, kt);
+    Value a2 = loadA(rg, kt4), a3 = loadA(rg8, kt4);
+    aFrag = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({4, 1}, f32),
+        ValueRange{a0, a1, a2, a3});
+  }
+  Value bFrag;
+  if (bByLdmatrix) {
+    bFrag = ldmatrix(b, add(col0, octRow), add(kk, bColOff), 2);
+  } else {
+    Value b0 = loadB(kt, cg), b1 = loadB(kt4, cg);
+    bFrag = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({2, 1}, f32), ValueRange{b0, b1});
+  }
   Value next = nvgpu::MmaSyncOp::create(
       rewriter, loc, aFrag, bFrag, kLoop.getRegionIterArgs()[0],
       ArrayRef<int64_t>{16, 8, 8}, /*tf32Enabled=*/true);

@@ -2,7 +2,10 @@
 
 // A matmul on tf32-rounded operands (tile.tf32) with a 16x8x8-divisible
 // shape runs on tensor cores: warps take 16x8 output tiles in turn and
-// accumulate over K in registers with mma.sync m16n8k8.
+// accumulate over K in registers with mma.sync m16n8k8. A, in shared
+// memory with 16-byte rows, comes by ldmatrix (its four 8x8 blocks of
+// 16-bit halves are 8 rows of 4 f32 each: a0..a3); B, in global memory,
+// element by element.
 
 // CHECK-LABEL: gpu.func @tc
 // CHECK: %[[TID:.*]] = gpu.thread_id x
@@ -11,7 +14,7 @@
 // CHECK: scf.for %{{.*}} = %[[WARP]] to %{{.*}} step %{{.*}} {
 // CHECK: %[[ACC:.*]] = vector.from_elements {{.*}} : vector<2x2xf32>
 // CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SUM:.*]] = %[[ACC]]) -> (vector<2x2xf32>) {
-// CHECK: %[[A:.*]] = vector.from_elements {{.*}} : vector<4x1xf32>
+// CHECK: %[[A:.*]] = nvgpu.ldmatrix %arg0[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x32xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
 // CHECK: %[[B:.*]] = vector.from_elements {{.*}} : vector<2x1xf32>
 // CHECK: nvgpu.mma.sync(%[[A]], %[[B]], %[[SUM]]) {mmaShape = [16, 8, 8], tf32Enabled}
 // CHECK: vector.extract %[[R]][1, 1] : f32 from vector<2x2xf32>
@@ -144,15 +147,16 @@ func.func @transposed_bf16(%at: memref<32x16xbf16, #gpu.address_space<workgroup>
 
 // -----
 
-// tf32 with B held transposed: b0 = B[t][g] is B^T[g][t], loaded from the
-// memref as it is (no transposed copy).
+// tf32 with B held transposed: b0 = B[t][g] is B^T[g][t], b1 = B^T[g][t+4]:
+// B^T's two 8x8 blocks of 16-bit halves (n 0-7, k 0-3 and k 4-7) read by
+// ldmatrix as they are, lane l addressing row l % 8 at k + 4 ((l / 8) mod 2).
 // CHECK-LABEL: gpu.func @transposed_tf32
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
-// CHECK: %[[G:.*]] = arith.divui %[[LANE]], %c4
-// CHECK: %[[T:.*]] = arith.remui %[[LANE]], %c4
+// CHECK: %[[QUAD:.*]] = arith.divui %[[LANE]], %c8
+// CHECK: arith.remui %[[LANE]], %c8
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %c8{{.*}} step %c8
-// CHECK: %[[KT:.*]] = arith.addi %[[K]], %[[T]]
-// CHECK: memref.load %arg1[%{{.*}}, %[[KT]]] : memref<8x8xf32, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.ldmatrix %arg0[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x8xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
+// CHECK: nvgpu.ldmatrix %arg1[{{.*}}] {numTiles = 2 : i32, transpose = false} : memref<8x8xf32, #gpu.address_space<workgroup>> -> vector<2x1xf32>
 // CHECK: nvgpu.mma.sync
 func.func @transposed_tf32(%a: memref<16x8xf32, #gpu.address_space<workgroup>>, %bt: memref<8x8xf32, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tile.tf32}
@@ -212,5 +216,28 @@ func.func @zero_accumulator_read_between(%a: memref<16x16xbf16, #gpu.address_spa
   linalg.fill ins(%zero : f32) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   linalg.copy ins(%c : memref<16x8xf32, #gpu.address_space<workgroup>>) outs(%d : memref<16x8xf32>)
   linalg.matmul ins(%a, %b : memref<16x16xbf16, #gpu.address_space<workgroup>>, memref<16x8xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// tf32 operands that ldmatrix cannot read (global memory, or A held
+// transposed: ldmatrix transposes 16-bit elements, not 32-bit ones) are
+// loaded element by element: a0 = A[g][t] from A^T[t][g].
+// CHECK-LABEL: gpu.func @tf32_elementwise_fragments
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// CHECK: %[[G:.*]] = arith.divui %[[LANE]], %c4
+// CHECK: %[[T:.*]] = arith.remui %[[LANE]], %c4
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c8{{.*}} step %c8
+// CHECK-NOT: nvgpu.ldmatrix
+// CHECK: %[[KT:.*]] = arith.addi %[[K]], %[[T]]
+// CHECK: memref.load %arg0[%[[KT]], %{{.*}}] : memref<8x16xf32, #gpu.address_space<workgroup>>
+// CHECK: vector.from_elements {{.*}} : vector<4x1xf32>
+// CHECK: memref.load %arg1[%[[KT]], %{{.*}}] : memref<8x8xf32>
+// CHECK: vector.from_elements {{.*}} : vector<2x1xf32>
+// CHECK: nvgpu.mma.sync
+func.func @tf32_elementwise_fragments(%at: memref<8x16xf32, #gpu.address_space<workgroup>>, %b: memref<8x8xf32>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {tile.tf32}
+      ins(%at, %b : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<8x8xf32>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   return
 }
