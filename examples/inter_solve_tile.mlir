@@ -23,9 +23,9 @@ func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16
   tile.launch @inter_solve_inter_solve_0 grid [%2, %c1, %c1] args(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7 : memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>, memref<?x?x4x64xf32>, memref<?x?x4xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x16xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>)
   return
 }
-func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
-  %cst = arith.constant 1.000000e+00 : f32
-  %c2 = arith.constant 2 : index
+// tile.max_registers: the register limit per thread that the GPU path gives
+// ptxas (80: 6 blocks of 128 threads per SM, where ptxas alone took 168).
+func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.max_registers = 80 : i64, tile.num_threads = 128 : i64} {
   %cst_0 = arith.constant 1.250000e-01 : f32
   %c48 = arith.constant 48 : index
   %c16 = arith.constant 16 : index
@@ -214,127 +214,17 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
     %Aqk32 = arith.mulf %acc#10, %scale : tensor<16x16xf32>
     %Akk32 = arith.mulf %acc#11, %beta3 : tensor<16x16xf32>
     // =====================================================================
-    // Diagonal blocks from Akkd and forward substitution on them:
-    // X = -strict_lower(Akk_II); for rows i = 2 .. min(16, T - i_tc)-1:
-    // a = -Akkd[i_tc + i, :i] (re-read), X[i, :] = a + sum_m a_m X[m, :];
-    // then Ai_II = X + I.
+    // Diagonal blocks from Akkd, inverted in one op: Ai_II = (I + L_II)^-1
+    // with L_II the strictly lower part of Akk_II (rows past T read as 0
+    // and give identity rows). On the GPU each thread walks one column of
+    // one block by forward substitution, in registers.
     // =====================================================================
     %Akk00 = tile.load %Akkd[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
-    %m_A = tile.tri_mask lower diagonal -1 : tensor<16x16xi1>
-    %34 = arith.select %m_A, %Akk00, %zero : tensor<16x16xi1>, tensor<16x16xf32>
-    %35 = arith.negf %34 : tensor<16x16xf32>
-    %36 = arith.subi %T, %i_tc0 : index
-    %37 = arith.minsi %36, %c16 : index
-    %X0 = scf.for %arg8 = %c2 to %37 step %c1 iter_args(%arg9 = %35) -> (tensor<16x16xf32>) {
-      %93 = arith.addi %i_tc0, %arg8 : index
-      // Row i = %arg8 of X = %arg9: a = -Akkd[i_tc0 + i, :] for columns < i,
-      // X[i, :] = a + sum_m a[m] X[m, :].
-      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
-      %95 = tile.iota dim 0 : tensor<16xi32>
-      %96 = arith.index_cast %arg8 : index to i32
-      %97 = tile.splat %96 : i32 -> tensor<16xi32>
-      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
-      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
-      %100 = arith.negf %94 : tensor<16xf32>
-      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
-      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
-      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
-      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
-      %105 = arith.addf %101, %104 : tensor<16xf32>
-      %106 = tile.iota dim 0 : tensor<16x16xi32>
-      %107 = tile.splat %96 : i32 -> tensor<16x16xi32>
-      %108 = arith.cmpi eq, %106, %107 : tensor<16x16xi32>
-      %109 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
-      %110 = arith.select %108, %109, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
-      scf.yield %110 : tensor<16x16xf32>
-    }
-    // + I
-    %ones = tile.splat %cst : f32 -> tensor<16x16xf32>
-    %40 = tile.iota dim 0 : tensor<16x16xi32>
-    %41 = tile.iota dim 1 : tensor<16x16xi32>
-    %m_I = arith.cmpi eq, %40, %41 : tensor<16x16xi32>
-    %Ai00 = arith.select %m_I, %ones, %X0 : tensor<16x16xi1>, tensor<16x16xf32>
-
     %Akk11 = tile.load %Akkd[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
-    %45 = arith.select %m_A, %Akk11, %zero : tensor<16x16xi1>, tensor<16x16xf32>
-    %46 = arith.negf %45 : tensor<16x16xf32>
-    %47 = arith.subi %T, %i_tc1 : index
-    %48 = arith.minsi %47, %c16 : index
-    %X1 = scf.for %arg8 = %c2 to %48 step %c1 iter_args(%arg9 = %46) -> (tensor<16x16xf32>) {
-      %93 = arith.addi %i_tc1, %arg8 : index
-      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
-      %95 = tile.iota dim 0 : tensor<16xi32>
-      %96 = arith.index_cast %arg8 : index to i32
-      %97 = tile.splat %96 : i32 -> tensor<16xi32>
-      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
-      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
-      %100 = arith.negf %94 : tensor<16xf32>
-      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
-      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
-      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
-      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
-      %105 = arith.addf %101, %104 : tensor<16xf32>
-      %106 = tile.splat %96 : i32 -> tensor<16x16xi32>
-      %107 = arith.cmpi eq, %40, %106 : tensor<16x16xi32>
-      %108 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
-      %109 = arith.select %107, %108, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
-      scf.yield %109 : tensor<16x16xf32>
-    }
-    %Ai11 = arith.select %m_I, %ones, %X1 : tensor<16x16xi1>, tensor<16x16xf32>
-
     %Akk22 = tile.load %Akkd[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
-    %52 = arith.select %m_A, %Akk22, %zero : tensor<16x16xi1>, tensor<16x16xf32>
-    %53 = arith.negf %52 : tensor<16x16xf32>
-    %54 = arith.subi %T, %i_tc2 : index
-    %55 = arith.minsi %54, %c16 : index
-    %X2 = scf.for %arg8 = %c2 to %55 step %c1 iter_args(%arg9 = %53) -> (tensor<16x16xf32>) {
-      %93 = arith.addi %i_tc2, %arg8 : index
-      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
-      %95 = tile.iota dim 0 : tensor<16xi32>
-      %96 = arith.index_cast %arg8 : index to i32
-      %97 = tile.splat %96 : i32 -> tensor<16xi32>
-      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
-      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
-      %100 = arith.negf %94 : tensor<16xf32>
-      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
-      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
-      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
-      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
-      %105 = arith.addf %101, %104 : tensor<16xf32>
-      %106 = tile.splat %96 : i32 -> tensor<16x16xi32>
-      %107 = arith.cmpi eq, %40, %106 : tensor<16x16xi32>
-      %108 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
-      %109 = arith.select %107, %108, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
-      scf.yield %109 : tensor<16x16xf32>
-    }
-    %Ai22 = arith.select %m_I, %ones, %X2 : tensor<16x16xi1>, tensor<16x16xf32>
-
     %Akk33 = tile.load %Akkd[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c16] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
-    %59 = arith.select %m_A, %Akk33, %zero : tensor<16x16xi1>, tensor<16x16xf32>
-    %60 = arith.negf %59 : tensor<16x16xf32>
-    %61 = arith.subi %T, %i_tc3 : index
-    %62 = arith.minsi %61, %c16 : index
-    %X3 = scf.for %arg8 = %c2 to %62 step %c1 iter_args(%arg9 = %60) -> (tensor<16x16xf32>) {
-      %93 = arith.addi %i_tc3, %arg8 : index
-      %94 = tile.load %Akkd[%i_b, %93, %i_hv, %c0] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
-      %95 = tile.iota dim 0 : tensor<16xi32>
-      %96 = arith.index_cast %arg8 : index to i32
-      %97 = tile.splat %96 : i32 -> tensor<16xi32>
-      %98 = arith.cmpi slt, %95, %97 : tensor<16xi32>
-      %99 = tile.splat %cst_1 : f32 -> tensor<16xf32>
-      %100 = arith.negf %94 : tensor<16xf32>
-      %101 = arith.select %98, %100, %99 : tensor<16xi1>, tensor<16xf32>
-      %102 = tile.broadcast %101 dims [1] : tensor<16xf32> -> tensor<16x16xf32>
-      %103 = arith.mulf %102, %arg9 : tensor<16x16xf32>
-      %104 = tile.reduce add %103 dim 0 : tensor<16x16xf32> -> tensor<16xf32>
-      %105 = arith.addf %101, %104 : tensor<16xf32>
-      %106 = tile.splat %96 : i32 -> tensor<16x16xi32>
-      %107 = arith.cmpi eq, %40, %106 : tensor<16x16xi32>
-      %108 = tile.broadcast %105 dims [0] : tensor<16xf32> -> tensor<16x16xf32>
-      %109 = arith.select %107, %108, %arg9 : tensor<16x16xi1>, tensor<16x16xf32>
-      scf.yield %109 : tensor<16x16xf32>
-    }
-    %Ai33 = arith.select %m_I, %ones, %X3 : tensor<16x16xi1>, tensor<16x16xf32>
+    %inverses = tensor.empty() : tensor<16x16xf32>
+    %Ai00, %Ai11, %Ai22, %Ai33 = tile.unit_lower_inverse ins(%Akk00, %Akk11, %Akk22, %Akk33 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) outs(%inverses, %inverses, %inverses, %inverses : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
     // =====================================================================
     // Merged inverse, the 16x16 dots at the op's precision:
     // Ai10 = -(Ai11 Akk10) Ai00    Ai21 = -(Ai22 Akk21) Ai11

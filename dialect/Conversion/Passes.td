@@ -207,7 +207,8 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
            "Threads per block when a kernel has no 'tile.num_threads' attribute">,
     Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
            "Register limit per thread for every kernel (PTX .maxnreg); 0 "
-           "leaves the choice to ptxas">
+           "leaves it to each kernel's 'tile.max_registers' attribute, or "
+           "to ptxas where a kernel has none">
   ];
 }
 

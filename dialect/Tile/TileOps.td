@@ -14,6 +14,8 @@ include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
 
 def Tile_Dialect : Dialect {
   let name = "tile";
@@ -42,6 +44,9 @@ def Tile_Dialect : Dialect {
     /// Name of the i64 attribute bounding the bytes of tiles that a kernel's
     /// loads may keep live by moving up (kda-hoist-tile-loads).
     static constexpr ::llvm::StringLiteral getMaxLiveBytesAttrName() { return "tile.max_live_bytes"; }
+    /// Name of the i64 attribute giving a kernel's register limit per GPU
+    /// thread (PTX .maxnreg), unless convert-tile-to-gpu sets one for all.
+    static constexpr ::llvm::StringLiteral getMaxRegistersAttrName() { return "tile.max_registers"; }
     /// Name of the unit attribute on a linalg.matmul whose f32 operands are
     /// already rounded to tf32 (so tensor cores compute it exactly).
     static constexpr ::llvm::StringLiteral getTF32AttrName() { return "tile.tf32"; }
@@ -334,6 +339,55 @@ def Tile_TriMaskOp : Tile_Op<"tri_mask", [Pure]> {
   let results = (outs RankedTensorOf<[I1]>:$result);
   let assemblyFormat = [{
     (`upper` $upper^) : (`lower`)? `diagonal` $diagonal attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Triangular inverse
+//===----------------------------------------------------------------------===//
+
+def Tile_UnitLowerInverseOp : Tile_Op<"unit_lower_inverse", [
+    AttrSizedOperandSegments, DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+         "getAliasingValues", "bufferize"]>]> {
+  let summary = "inverses of unit lower-triangular matrices";
+  let description = [{
+    For each square f32 matrix `inputs[i]`, writes `(I + L)^-1` into
+    `inits[i]`, where `L` is the strictly lower part of `inputs[i]`: entries
+    on and above the diagonal are not read. The inverse is unit lower
+    triangular, computed by forward substitution,
+    `X[r, c] = [r == c] - sum_{m < r} L[r, m] X[m, c]`, with f32 products
+    and sums in order of increasing `m`. A zero row of `L` gives an identity
+    row. The matrices are independent: on the GPU each thread walks one
+    column of one of them with the column held in registers, so several
+    small inverses take one pass over the block's threads.
+
+    The op is in destination style: on tiles it returns the inverses (the
+    `inits` give their shape); on buffers (after bufferization) it writes
+    them into `inits` and returns nothing.
+
+    ```mlir
+    %d0, %d1 = tile.unit_lower_inverse
+        ins(%a0, %a1 : tensor<16x16xf32>, tensor<16x16xf32>)
+        outs(%e0, %e1 : tensor<16x16xf32>, tensor<16x16xf32>)
+        -> tensor<16x16xf32>, tensor<16x16xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyShaped>:$inputs,
+                   Variadic<AnyShaped>:$inits);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `:` type($inputs) `)`
+    `outs` `(` $inits `:` type($inits) `)` attr-dict
+    (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getInitsMutable();
+    }
   }];
   let hasVerifier = 1;
 }

@@ -21,9 +21,8 @@
 //  2. masks and scales: Aqk = scale * tril0(S_qk), Akk = diag(beta) *
 //     tril-1(S_kk), zeros above the diagonal;
 //  3. with safe_gate, replaces Akk by D = (I + Akk)^-1 (unit diagonal,
-//     zeros above), by forward substitution on the block held in registers
-//     (rows are extracted with a masked tile.reduce; nothing is re-read
-//     from memory, so no barrier is needed);
+//     zeros above) with tile.unit_lower_inverse (rows past the sequence
+//     end are 0 in Akk and give identity rows);
 //  4. stores the Aqk block at columns [16 s, 16 s + 16) of Aqk (the rest of
 //     Aqk is left unwritten, as in fla: key partial=Aqk) and the block into
 //     all 16 columns of Akkd, rows >= the sequence end dropped.
@@ -154,31 +153,6 @@ struct IntraDiagKernel {
     return {sqk, skk};
   }
 
-  /// D = (I + A)^-1 of the strictly lower block `a` with `n` valid rows, by
-  /// forward substitution in registers: X = -A (rows 0 and 1 are final),
-  /// then for r = 2 .. n-1 with a = -A_r (zero from column r on), X_r = a +
-  /// sum_m a_m X_m; finally D = X + I. Rows >= n of A are 0, so D is the
-  /// identity there.
-  Value invert(Value a, Value n) {
-    auto loop = scf::ForOp::create(b(), loc(), t.index(2), n, t.index(1),
-                                   ValueRange{t.neg(a)});
-    {
-      OpBuilder::InsertionGuard guard(b());
-      b().setInsertionPointToStart(loop.getBody());
-      Value r = loop.getInductionVar();
-      Value x = loop.getRegionIterArg(0);
-      Value isRow = t.indexMask({kBC, kBC}, 0, r, arith::CmpIPredicate::eq);
-      // Row r of -A, extracted by a masked sum over the rows.
-      Value ar = t.neg(t.sum(t.keep(isRow, a), 0));
-      Value terms = t.mul(t.broadcast(ar, 1, {kBC, kBC}), x);
-      Value newRow = t.add(ar, t.sum(terms, 0));
-      Value updated = t.select(isRow, t.broadcast(newRow, 0, {kBC, kBC}), x);
-      scf::YieldOp::create(b(), loc(), updated);
-    }
-    return t.select(t.identityMask(kBC), t.splat(blockType(), 1.0),
-                    loop.getResult(0));
-  }
-
   /// Computes and stores the blocks of sub-chunk `s` (an index value; the
   /// sub-chunk has rows).
   void buildSubChunk(Value s) {
@@ -222,7 +196,7 @@ struct IntraDiagKernel {
 
     // 3. safe_gate: Akkd holds D = (I + Akk)^-1.
     if (safeGate)
-      akkBlock = invert(akkBlock, n);
+      akkBlock = t.unitLowerInverse(akkBlock).front();
 
     // 4. Stores, rows >= the sequence end dropped.
     tile::StoreOp::create(b(), loc(), t.toElement(aqkBlock, ioType), aqk,

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::kda {
@@ -132,6 +133,21 @@ struct TileValueBuilder {
     Value rows = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 0);
     Value cols = tile::IotaOp::create(b, loc, tileOf({n, n}, i32), 1);
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rows, cols);
+  }
+
+  /// (I + L)^-1 for each square f32 tile of `matrices`, L its strictly
+  /// lower part (entries on and above the diagonal are not read), all in
+  /// one tile.unit_lower_inverse.
+  SmallVector<Value> unitLowerInverse(ValueRange matrices) {
+    SmallVector<Value> inits;
+    for (Value matrix : matrices) {
+      auto type = cast<RankedTensorType>(matrix.getType());
+      inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                              type.getElementType()));
+    }
+    auto op = tile::UnitLowerInverseOp::create(b, loc, matrices.getTypes(),
+                                               matrices, inits);
+    return SmallVector<Value>(op.getResults());
   }
 
   /// The tile of `type` at `indices` of `source`, tile dimension j along

@@ -9,6 +9,7 @@
 
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
@@ -60,9 +61,20 @@ LogicalResult convertKernel(func::FuncOp kernel) {
   });
   if (result.wasInterrupted())
     return failure();
+  // Triangular inverses: the sequential forward substitution.
+  SmallVector<UnitLowerInverseOp> inverses;
+  kernel.walk([&](UnitLowerInverseOp op) { inverses.push_back(op); });
+  for (UnitLowerInverseOp op : inverses) {
+    if (!op.getResults().empty())
+      return op.emitOpError("must be bufferized before convert-tile-to-cpu");
+    rewriter.setInsertionPoint(op);
+    Value zero = arith::ConstantIndexOp::create(rewriter, op.getLoc(), 0);
+    lowerUnitLowerInverse(rewriter, op, zero, /*numThreads=*/1);
+  }
   kernel->removeAttr(TileDialect::getKernelAttrName());
   kernel->removeAttr(TileDialect::getNumThreadsAttrName());
   kernel->removeAttr(TileDialect::getMaxLiveBytesAttrName());
+  kernel->removeAttr(TileDialect::getMaxRegistersAttrName());
   kernel.setPrivate();
   return success();
 }

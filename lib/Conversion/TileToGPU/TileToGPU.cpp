@@ -25,6 +25,7 @@
 
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -225,6 +226,14 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   gpuFunc.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
+  // The pass option (for every kernel) wins over the kernel's own limit.
+  if (maxRegisters == 0)
+    if (auto attr = kernel->getAttrOfType<IntegerAttr>(
+            TileDialect::getMaxRegistersAttrName()))
+      maxRegisters = attr.getInt();
+  if (maxRegisters < 0 || maxRegisters > 255)
+    return kernel.emitError()
+           << "tile.max_registers must be in [0, 255], got " << maxRegisters;
   if (maxRegisters > 0)
     gpuFunc->setAttr(kMaxRegistersAttr,
                      b.getI32IntegerAttr(static_cast<int32_t>(maxRegisters)));
@@ -293,6 +302,19 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
     if (failed(distribute(rewriter, op, numThreads, barriers.before,
                           barriers.after)))
       return failure();
+  // Triangular inverses: a column per thread, between the barriers that
+  // the ops around them asked for (they are effectful non-linalg ops, so
+  // no run of linalg ops spans them).
+  SmallVector<UnitLowerInverseOp> inverses;
+  gpuFunc.walk([&](UnitLowerInverseOp op) { inverses.push_back(op); });
+  for (UnitLowerInverseOp op : inverses) {
+    if (!op.getResults().empty())
+      return op.emitOpError("must be bufferized before convert-tile-to-gpu");
+    rewriter.setInsertionPoint(op);
+    Value tid = gpu::ThreadIdOp::create(rewriter, op.getLoc(),
+                                        gpu::Dimension::x);
+    lowerUnitLowerInverse(rewriter, op, tid, numThreads);
+  }
   kda::removeRedundantBarriers(gpuFunc);
   return gpuFunc;
 }

@@ -633,10 +633,11 @@ struct ConvertTileToLinalgPass
         return signalPassFailure();
       }
       kda::fuseSiblingReductions(kernel);
-      // Every tile op but program ids must be gone.
+      // Every tile op but program ids and triangular inverses (already in
+      // destination style; the grid passes lower them) must be gone.
       WalkResult left = kernel.walk([&](Operation *op) {
         if (isa<TileDialect>(op->getDialect()) &&
-            !isa<ProgramIdOp, NumProgramsOp>(op)) {
+            !isa<ProgramIdOp, NumProgramsOp, UnitLowerInverseOp>(op)) {
           op->emitOpError("could not be lowered to linalg");
           return WalkResult::interrupt();
         }

@@ -305,3 +305,97 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Triangular inverse
+//===----------------------------------------------------------------------===//
+
+LogicalResult UnitLowerInverseOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("expects at least one matrix");
+  if (getInputs().size() != getInits().size())
+    return emitOpError() << "expects as many inits as inputs (got "
+                         << getInputs().size() << " inputs and "
+                         << getInits().size() << " inits)";
+  bool tensors = isa<RankedTensorType>(getInputs().front().getType());
+  for (auto [i, input, init] :
+       llvm::enumerate(getInputs(), getInits())) {
+    auto type = cast<ShapedType>(input.getType());
+    if (isa<RankedTensorType>(type) != tensors ||
+        isa<RankedTensorType>(init.getType()) != tensors ||
+        (!tensors && (!isa<MemRefType>(type) ||
+                      !isa<MemRefType>(init.getType()))))
+      return emitOpError(
+          "expects all operands to be tiles (ranked tensors) or all to be "
+          "memrefs");
+    if (!type.hasRank() || type.getRank() != 2 || !type.hasStaticShape() ||
+        type.getDimSize(0) != type.getDimSize(1) ||
+        !type.getElementType().isF32())
+      return emitOpError() << "expects square, statically shaped 2-D f32 "
+                              "matrices, got "
+                           << type << " for input #" << i;
+    auto initType = cast<ShapedType>(init.getType());
+    if (initType.getShape() != type.getShape() ||
+        initType.getElementType() != type.getElementType())
+      return emitOpError() << "expects init #" << i << " of the shape and "
+                           << "element type of its input, got " << initType
+                           << " for " << type;
+  }
+  return success();
+}
+
+void UnitLowerInverseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // On tiles the op is pure; on buffers it reads its inputs and writes its
+  // inits.
+  for (OpOperand &operand : getInputsMutable())
+    if (isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  for (OpOperand &operand : getInitsMutable())
+    if (isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+}
+
+bool UnitLowerInverseOp::bufferizesToMemoryRead(
+    OpOperand &operand, const bufferization::AnalysisState &) {
+  return isDpsInput(&operand);
+}
+
+bool UnitLowerInverseOp::bufferizesToMemoryWrite(
+    OpOperand &operand, const bufferization::AnalysisState &) {
+  return isDpsInit(&operand);
+}
+
+bufferization::AliasingValueList UnitLowerInverseOp::getAliasingValues(
+    OpOperand &operand, const bufferization::AnalysisState &) {
+  if (!isDpsInit(&operand))
+    return {};
+  return {{getTiedOpResult(&operand), bufferization::BufferRelation::Equivalent}};
+}
+
+LogicalResult UnitLowerInverseOp::bufferize(
+    RewriterBase &rewriter, const bufferization::BufferizationOptions &options,
+    bufferization::BufferizationState &state) {
+  SmallVector<Value> inputs, inits;
+  for (Value input : getInputs()) {
+    FailureOr<Value> buffer =
+        bufferization::getBuffer(rewriter, input, options, state);
+    if (failed(buffer))
+      return failure();
+    inputs.push_back(*buffer);
+  }
+  for (Value init : getInits()) {
+    FailureOr<Value> buffer =
+        bufferization::getBuffer(rewriter, init, options, state);
+    if (failed(buffer))
+      return failure();
+    inits.push_back(*buffer);
+  }
+  rewriter.setInsertionPoint(*this);
+  UnitLowerInverseOp::create(rewriter, getLoc(), TypeRange{}, inputs, inits);
+  bufferization::replaceOpWithBufferizedValues(rewriter, *this, inits);
+  return success();
+}

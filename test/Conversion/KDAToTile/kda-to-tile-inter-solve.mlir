@@ -3,8 +3,8 @@
 // kda.inter_solve: one program per (chunk, batch x value head) along x; the
 // off-diagonal blocks accumulate over K tiles (scf.for with the 12
 // accumulators of the 6 pairs) in nested scf.ifs that skip sub-chunks past
-// the sequence end; then the scaling, the diagonal blocks (forward
-// substitution), the merge at the op's precision and the stores.
+// the sequence end; then the scaling, the inverses of the diagonal blocks
+// (one tile.unit_lower_inverse), the merge at the op's precision and the stores.
 
 // CHECK-LABEL: func.func @inter_solve
 // CHECK-SAME: (%[[Q:[^:]*]]: memref<?x?x2x64xbf16>, %[[K:[^:]*]]: memref<?x?x2x64xbf16>, %[[G:[^:]*]]: memref<?x?x4x64xf32>, %[[BETA:[^:]*]]: memref<?x?x4xf32>, %[[AQK:[^:]*]]: memref<?x?x4x64xbf16>, %[[AKKD:[^:]*]]: memref<?x?x4x16xf32>, %[[AQKO:[^:]*]]: memref<?x?x4x64xbf16>, %[[M:[^:]*]]: memref<?x?x4x64xbf16>)
@@ -20,7 +20,7 @@
 // CHECK-NEXT: return
 
 // CHECK: func.func @inter_solve_inter_solve_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>, %[[KAO:[^:]*]]: memref<?x?x4x64xbf16>, %[[KM:[^:]*]]: memref<?x?x4x64xbf16>)
-// CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
+// CHECK-SAME: attributes {tile.kernel, tile.max_registers = 80 : i64, tile.num_threads = 128 : i64}
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[CHUNK:.*]] = arith.remui %[[PID]], %{{.*}} : index
 // CHECK: %[[BH:.*]] = arith.divui %[[PID]], %{{.*}} : index
@@ -65,20 +65,15 @@
 // CHECK: %[[BETA1:.*]] = tile.load %[[KB]][%[[BATCH]], %{{.*}}, %[[HV]]] bounds [%[[TK]]] dims [1] : memref<?x?x4xf32> -> tensor<16xf32>
 // CHECK: tile.broadcast %[[BETA1]] dims [1] : tensor<16xf32> -> tensor<16x16xf32>
 
-// Diagonal block 0: strictly lower part of Akkd, forward substitution over
-// rows 2 .. min(16, rows left) - 1 re-read from Akkd, then + I.
+// The four diagonal blocks from Akkd, inverted by one
+// tile.unit_lower_inverse (it reads only their strictly lower parts).
 // CHECK: %[[D0:.*]] = tile.load %[[KD]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x16xf32> -> tensor<16x16xf32>
-// CHECK: tile.tri_mask lower diagonal -1 : tensor<16x16xi1>
-// CHECK: arith.negf
-// CHECK: %[[LEFT:.*]] = arith.subi %[[TK]], %[[ROW0]] : index
-// CHECK: %[[N0:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
-// CHECK: scf.for %[[R:.*]] = %{{.*}} to %[[N0]] step %{{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (tensor<16x16xf32>) {
-// CHECK: tile.load %[[KD]][%[[BATCH]], %{{.*}}, %[[HV]], %{{.*}}] dims [3] : memref<?x?x4x16xf32> -> tensor<16xf32>
-// CHECK: tile.broadcast %{{.*}} dims [1] : tensor<16xf32> -> tensor<16x16xf32>
-// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<16x16xf32> -> tensor<16xf32>
-// CHECK: tile.broadcast %{{.*}} dims [0] : tensor<16xf32> -> tensor<16x16xf32>
-// CHECK: scf.yield
-// CHECK-COUNT-3: scf.for
+// CHECK: %[[D1:.*]] = tile.load %[[KD]]
+// CHECK: %[[D2:.*]] = tile.load %[[KD]]
+// CHECK: %[[D3:.*]] = tile.load %[[KD]]
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK: tile.unit_lower_inverse ins(%[[D0]], %[[D1]], %[[D2]], %[[D3]] : {{.*}}) outs(%[[INIT]], %[[INIT]], %[[INIT]], %[[INIT]] : {{.*}}) -> tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
+// CHECK-NOT: scf.for
 
 // The merge: 16 dots of 16x16 blocks at the op's precision.
 // CHECK-COUNT-16: tile.dot {{.*}} precision = tf32x3 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
@@ -134,8 +129,7 @@ func.func @inter_solve(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
 // CHECK: tile.load {{.*}} bounds [%[[END]], %{{.*}}] dims [1, 3] : memref<1x?x1x100xf32> -> tensor<16x32xf32>
 // CHECK-COUNT-2: tile.dot {{.*}} precision = tf32 : tensor<16x32xf32>, tensor<32x16xf32>
 // CHECK: arith.extf %{{.*}} : tensor<16xbf16> to tensor<16xf32>
-// CHECK-NOT: tile.tri_mask
-// CHECK-NOT: tile.reduce
+// CHECK-NOT: tile.unit_lower_inverse
 // CHECK-COUNT-2: tile.dot {{.*}} : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
 // CHECK-NOT: tile.dot
 // CHECK-NOT: arith.truncf

@@ -90,9 +90,8 @@ func.func @intra_diag(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
 
 // Varlen, chunk 32 (at most 2 sub-chunks), K = 100 (4 K tiles, the last 4 wide),
 // safe_gate, f32 I/O (no casts): the reference row rho = s0 + min(8, n - 1),
-// rescaled tiles (rows >= n zeroed) multiplied by tf32 dots, then the
-// forward substitution of the Akk block in registers (rows extracted by a
-// masked reduce) and D = X + I stored to Akkd.
+// rescaled tiles (rows >= n zeroed) multiplied by tf32 dots, then
+// D = (I + Akk)^-1 by tile.unit_lower_inverse, stored to Akkd.
 
 // CHECK-LABEL: func.func @intra_diag_safe
 // CHECK-SAME: kda.key = {H = "1", HV = "1", K = "100", chunk = "32", partial = "Aqk", program = "intra_diag", safe_gate = "1", scale = "0.100000001", varlen = "1"}
@@ -116,14 +115,13 @@ func.func @intra_diag(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
 // CHECK-COUNT-2: tile.dot %{{.*}}, %{{.*}}, %{{.*}} precision = tf32 : tensor<16x32xf32>, tensor<32x16xf32> -> tensor<16x16xf32>
 // CHECK: scf.yield
 // CHECK: tile.tri_mask lower diagonal -1 : tensor<16x16xi1>
-// CHECK: %[[NEGA:.*]] = arith.negf %{{.*}} : tensor<16x16xf32>
-// CHECK: scf.for %{{.*}} = %{{.*}} to %[[SN]] step %{{.*}} iter_args(%{{.*}} = %[[NEGA]]) -> (tensor<16x16xf32>) {
-// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<16x16xf32> -> tensor<16xf32>
-// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<16x16xf32> -> tensor<16xf32>
-// CHECK: scf.yield
+// CHECK: %[[AKK:.*]] = arith.mulf %{{.*}} : tensor<16x16xf32>
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK: %[[D:.*]] = tile.unit_lower_inverse ins(%[[AKK]] : tensor<16x16xf32>) outs(%[[INIT]] : tensor<16x16xf32>) -> tensor<16x16xf32>
+// CHECK-NOT: tile.reduce
 // CHECK-NOT: arith.truncf
 // CHECK: tile.store %{{.*}}, %[[SA]][%{{.*}}, %[[SROW0]], %{{.*}}, %[[SSCOL]]] bounds [%[[SEND]], %{{.*}}] dims [1, 3] : tensor<16x16xf32>, memref<1x?x1x32xf32>
-// CHECK: tile.store %{{.*}}, %[[SD]][%{{.*}}, %[[SROW0]], %{{.*}}, %{{.*}}] bounds [%[[SEND]], %{{.*}}] dims [1, 3] : tensor<16x16xf32>, memref<1x?x1x16xf32>
+// CHECK: tile.store %[[D]], %[[SD]][%{{.*}}, %[[SROW0]], %{{.*}}, %{{.*}}] bounds [%[[SEND]], %{{.*}}] dims [1, 3] : tensor<16x16xf32>, memref<1x?x1x16xf32>
 // CHECK-NOT: tile.
 // CHECK: return
 func.func @intra_diag_safe(%q: tensor<1x?x1x100xf32>, %k: tensor<1x?x1x100xf32>,

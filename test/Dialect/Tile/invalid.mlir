@@ -748,3 +748,51 @@ func.func @launch_missing_args(%n: index) {
   tile.launch @launch_missing_args_kernel grid [%n, %n, %n]
   return
 }
+
+// -----
+
+func.func @unit_lower_inverse_none() {
+  // expected-error @+1 {{'tile.unit_lower_inverse' op expects at least one matrix}}
+  "tile.unit_lower_inverse"() {operandSegmentSizes = array<i32: 0, 0>} : () -> ()
+  return
+}
+
+// -----
+
+func.func @unit_lower_inverse_counts(%a: memref<16x16xf32>, %b: memref<16x16xf32>) {
+  // expected-error @+1 {{'tile.unit_lower_inverse' op expects as many inits as inputs (got 2 inputs and 1 inits)}}
+  tile.unit_lower_inverse ins(%a, %b : memref<16x16xf32>, memref<16x16xf32>) outs(%b : memref<16x16xf32>)
+  return
+}
+
+// -----
+
+func.func @unit_lower_inverse_mixed(%a: tensor<16x16xf32>, %b: memref<16x16xf32>) {
+  // expected-error @+1 {{'tile.unit_lower_inverse' op expects all operands to be tiles (ranked tensors) or all to be memrefs}}
+  tile.unit_lower_inverse ins(%a : tensor<16x16xf32>) outs(%b : memref<16x16xf32>)
+  return
+}
+
+// -----
+
+func.func @unit_lower_inverse_not_square(%a: memref<16x8xf32>, %b: memref<16x8xf32>) {
+  // expected-error @+1 {{'tile.unit_lower_inverse' op expects square, statically shaped 2-D f32 matrices, got 'memref<16x8xf32>' for input #0}}
+  tile.unit_lower_inverse ins(%a : memref<16x8xf32>) outs(%b : memref<16x8xf32>)
+  return
+}
+
+// -----
+
+func.func @unit_lower_inverse_f16(%a: tensor<16x16xf16>) -> tensor<16x16xf16> {
+  // expected-error @+1 {{'tile.unit_lower_inverse' op expects square, statically shaped 2-D f32 matrices, got 'tensor<16x16xf16>' for input #0}}
+  %x = tile.unit_lower_inverse ins(%a : tensor<16x16xf16>) outs(%a : tensor<16x16xf16>) -> tensor<16x16xf16>
+  return %x : tensor<16x16xf16>
+}
+
+// -----
+
+func.func @unit_lower_inverse_init_shape(%a: memref<16x16xf32>, %b: memref<8x8xf32>) {
+  // expected-error @+1 {{'tile.unit_lower_inverse' op expects init #0 of the shape and element type of its input, got 'memref<8x8xf32>' for 'memref<16x16xf32>'}}
+  tile.unit_lower_inverse ins(%a : memref<16x16xf32>) outs(%b : memref<8x8xf32>)
+  return
+}

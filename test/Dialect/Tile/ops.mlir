@@ -544,3 +544,24 @@ func.func @launch_scalar_args(%x: memref<?xf32>, %alpha: f32, %n: index) {
   tile.launch @launch_scalar_args_kernel grid [%n, %c1, %c1] args(%x, %alpha, %n : memref<?xf32>, f32, index)
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @unit_lower_inverse_tiles
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK: %{{.*}}:2 = tile.unit_lower_inverse ins(%{{.*}}, %{{.*}} : tensor<16x16xf32>, tensor<16x16xf32>) outs(%[[E]], %[[E]] : tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>, tensor<16x16xf32>
+func.func @unit_lower_inverse_tiles(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16x16xf32>) attributes {tile.kernel} {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %x, %y = tile.unit_lower_inverse ins(%a, %b : tensor<16x16xf32>, tensor<16x16xf32>) outs(%e, %e : tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>, tensor<16x16xf32>
+  return %x, %y : tensor<16x16xf32>, tensor<16x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @unit_lower_inverse_buffers
+// CHECK: tile.unit_lower_inverse ins(%{{.*}} : memref<8x8xf32>) outs(%{{.*}} : memref<8x8xf32>)
+// CHECK-NOT: ->
+func.func @unit_lower_inverse_buffers(%a: memref<8x8xf32>, %b: memref<8x8xf32>) attributes {tile.kernel} {
+  tile.unit_lower_inverse ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>)
+  return
+}

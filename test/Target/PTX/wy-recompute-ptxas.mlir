@@ -1,15 +1,20 @@
 // REQUIRES: ptxas
 // RUN: kda-translate %s --kda-to-ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file %t.ptx
 // RUN: %ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s
 
 // kda.wy_recompute at the target shape (H = HV = 96, K = V = 128, bf16,
-// chunk 64) assembles for sm_90 without spills. Its tile temporaries (the
-// [64, 64] f32 block of M and the K/V tiles) take about 80 KB of dynamic
-// shared memory, hence the 1 byte of static smem ptxas reports.
+// chunk 64) assembles for sm_90 under its own register limit
+// (tile.max_registers = 96, PTX .maxnreg 96: 5 blocks per SM, as many as
+// its shared memory allows), at the cost of a few spilled bytes (76; the
+// check allows up to 255, so growth is caught). Its tile temporaries (the
+// [64, 64] f32 block of M and the K/V tiles) take about 45 KB of static
+// shared memory.
 
+// PTX: .maxnreg 96
 // CHECK: Compiling entry function 'wy_recompute_wy_recompute_0' for 'sm_90'
-// CHECK: 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Used {{[0-9]+}} registers
+// CHECK: bytes stack frame, {{([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])}} bytes spill stores, {{([0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|25[0-5])}} bytes spill loads
+// CHECK: Used {{([0-9]|[1-8][0-9]|9[0-6])}} registers
 
 func.func @wy_recompute(%k: tensor<1x?x96x128xbf16>, %v: tensor<1x?x96x128xbf16>,
                         %G: tensor<1x?x96x128xf32>, %beta: tensor<1x?x96xf32>,

@@ -4,8 +4,10 @@
 #define KDA_DIALECT_TILE_TILEUTILS_H
 
 #include "kda/Dialect/Tile/TileDialect.h"
+#include "kda/Dialect/Tile/TileOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 
 namespace mlir::kda::tile {
@@ -18,6 +20,15 @@ Value emitCombine(OpBuilder &b, Location loc, CombineKind kind, Value lhs,
 /// The neutral element of `kind` for scalars of `type`: 0 for add, -inf /
 /// +inf (floats) or the smallest / largest signed value for max / min.
 TypedAttr getCombineIdentity(Builder &b, CombineKind kind, Type type);
+
+/// Replaces `op` (on buffers) by forward substitution, one column of one
+/// matrix at a time with the column in registers (SSA values: the rows are
+/// unrolled): thread `threadId` of `numThreads` takes column c of matrix b
+/// when (b * n + c) mod numThreads == threadId, so the columns of all the
+/// matrices are spread over the threads. With one thread (threadId 0) it
+/// is the sequential form. Adds no barrier.
+void lowerUnitLowerInverse(RewriterBase &rewriter, UnitLowerInverseOp op,
+                           Value threadId, int64_t numThreads);
 
 } // namespace mlir::kda::tile
 
