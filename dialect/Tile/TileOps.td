@@ -363,7 +363,9 @@ def Tile_UnitLowerInverseOp : Tile_Op<"unit_lower_inverse", [
     and sums in order of increasing `m`. A zero row of `L` gives an identity
     row. The matrices are independent: on the GPU each thread walks one
     column of one of them with the column held in registers, so several
-    small inverses take one pass over the block's threads.
+    small inverses take one pass over the block's threads. The lowerings
+    unroll the rows (about n^2 / 2 multiply-adds per column): the op is
+    meant for small blocks such as the 16 x 16 diagonal blocks of KDA.
 
     The op is in destination style: on tiles it returns the inverses (the
     `inits` give their shape); on buffers (after bufferization) it writes

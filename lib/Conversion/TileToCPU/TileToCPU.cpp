@@ -61,16 +61,13 @@ LogicalResult convertKernel(func::FuncOp kernel) {
   });
   if (result.wasInterrupted())
     return failure();
-  // Triangular inverses: the sequential forward substitution.
-  SmallVector<UnitLowerInverseOp> inverses;
-  kernel.walk([&](UnitLowerInverseOp op) { inverses.push_back(op); });
-  for (UnitLowerInverseOp op : inverses) {
-    if (!op.getResults().empty())
-      return op.emitOpError("must be bufferized before convert-tile-to-cpu");
-    rewriter.setInsertionPoint(op);
-    Value zero = arith::ConstantIndexOp::create(rewriter, op.getLoc(), 0);
-    lowerUnitLowerInverse(rewriter, op, zero, /*numThreads=*/1);
-  }
+  // Triangular inverses: the sequential forward substitution (one thread).
+  auto threadZero = [](OpBuilder &b, Location loc) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, 0);
+  };
+  if (failed(lowerUnitLowerInverses(rewriter, kernel, /*numThreads=*/1,
+                                    threadZero, "convert-tile-to-cpu")))
+    return failure();
   kernel->removeAttr(TileDialect::getKernelAttrName());
   kernel->removeAttr(TileDialect::getNumThreadsAttrName());
   kernel->removeAttr(TileDialect::getMaxLiveBytesAttrName());

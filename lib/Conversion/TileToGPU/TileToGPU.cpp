@@ -305,16 +305,12 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   // Triangular inverses: a column per thread, between the barriers that
   // the ops around them asked for (they are effectful non-linalg ops, so
   // no run of linalg ops spans them).
-  SmallVector<UnitLowerInverseOp> inverses;
-  gpuFunc.walk([&](UnitLowerInverseOp op) { inverses.push_back(op); });
-  for (UnitLowerInverseOp op : inverses) {
-    if (!op.getResults().empty())
-      return op.emitOpError("must be bufferized before convert-tile-to-gpu");
-    rewriter.setInsertionPoint(op);
-    Value tid = gpu::ThreadIdOp::create(rewriter, op.getLoc(),
-                                        gpu::Dimension::x);
-    lowerUnitLowerInverse(rewriter, op, tid, numThreads);
-  }
+  auto threadId = [](OpBuilder &b, Location loc) -> Value {
+    return gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  };
+  if (failed(lowerUnitLowerInverses(rewriter, gpuFunc, numThreads, threadId,
+                                    "convert-tile-to-gpu")))
+    return failure();
   kda::removeRedundantBarriers(gpuFunc);
   return gpuFunc;
 }

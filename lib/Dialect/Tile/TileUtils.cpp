@@ -98,3 +98,18 @@ void kda::tile::lowerUnitLowerInverse(RewriterBase &rewriter,
   }
   rewriter.eraseOp(op);
 }
+
+LogicalResult kda::tile::lowerUnitLowerInverses(
+    RewriterBase &rewriter, Operation *root, int64_t numThreads,
+    function_ref<Value(OpBuilder &, Location)> threadId, StringRef pass) {
+  SmallVector<UnitLowerInverseOp> inverses;
+  root->walk([&](UnitLowerInverseOp op) { inverses.push_back(op); });
+  for (UnitLowerInverseOp op : inverses) {
+    if (!op.getResults().empty())
+      return op.emitOpError("must be bufferized before ") << pass;
+    rewriter.setInsertionPoint(op);
+    lowerUnitLowerInverse(rewriter, op, threadId(rewriter, op.getLoc()),
+                          numThreads);
+  }
+  return success();
+}

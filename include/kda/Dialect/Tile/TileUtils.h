@@ -30,6 +30,13 @@ TypedAttr getCombineIdentity(Builder &b, CombineKind kind, Type type);
 void lowerUnitLowerInverse(RewriterBase &rewriter, UnitLowerInverseOp op,
                            Value threadId, int64_t numThreads);
 
+/// Lowers every tile.unit_lower_inverse in `root` with
+/// lowerUnitLowerInverse, the thread id built by `threadId` before each
+/// op; fails (with an error naming `pass`) on one that is not bufferized.
+LogicalResult lowerUnitLowerInverses(
+    RewriterBase &rewriter, Operation *root, int64_t numThreads,
+    function_ref<Value(OpBuilder &, Location)> threadId, StringRef pass);
+
 } // namespace mlir::kda::tile
 
 #endif // KDA_DIALECT_TILE_TILEUTILS_H
