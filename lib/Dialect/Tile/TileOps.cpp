@@ -349,14 +349,16 @@ void UnitLowerInverseOp::getEffects(
         &effects) {
   // On tiles the op is pure; on buffers it reads its inputs and writes its
   // inits.
-  for (OpOperand &operand : getInputsMutable())
-    if (isa<MemRefType>(operand.get().getType()))
-      effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                           SideEffects::DefaultResource::get());
-  for (OpOperand &operand : getInitsMutable())
-    if (isa<MemRefType>(operand.get().getType()))
-      effects.emplace_back(MemoryEffects::Write::get(), &operand,
-                           SideEffects::DefaultResource::get());
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    MemoryEffects::Effect *effect =
+        isDpsInit(&operand)
+            ? static_cast<MemoryEffects::Effect *>(MemoryEffects::Write::get())
+            : MemoryEffects::Read::get();
+    effects.emplace_back(effect, &operand,
+                         SideEffects::DefaultResource::get());
+  }
 }
 
 bool UnitLowerInverseOp::bufferizesToMemoryRead(
