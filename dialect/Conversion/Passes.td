@@ -121,8 +121,9 @@ def ConvertTileToLinalgPass : Pass<"convert-tile-to-linalg", "::mlir::ModuleOp">
     (`linalg.matmul`, `linalg.transpose`, `linalg.fill`, and
     `linalg.generic` for reductions, broadcasts and elementwise arith/math
     on tiles). Elementwise producers then fuse into their consumers; into a
-    reduction only through an operand it reads once per element, so no
-    input is recomputed; reductions over the same domain that read a
+    reduction only through an operand it reads once per element, and a
+    producer that computes math functions (exp2, log, ...) not into a
+    broadcast of its result, so no input is recomputed; reductions over the same domain that read a
     common input then merge into one generic with an output each. Scans become a `linalg.generic` that combines, for
     each output element, the inputs at or before it in index order (their
     inputs are not fused into them). `tf32` dots round their operands to tf32
@@ -172,7 +173,11 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     that zero-fill past the box, one wait per group of consecutive loads
     (placed before the first op that touches the group's bytes, so the ops
     in between overlap the copies), under a run-time alignment check whose else branch keeps the fill and
-    copy. Each other linalg op is distributed over the block's threads: its
+    copy. Tile stores (a copy from a whole shared tile, or its leading
+    corner, into a global memref) move 16-byte (or 8-, 4-byte) pieces, a
+    vector load from shared memory and a vector store per piece, element by
+    element only where the box cuts a piece, under the same kind of check
+    (the else branch is the copy distributed like any op). Each other linalg op is distributed over the block's threads: its
     parallel iteration space, seen as rows of columns, is split with a
     static per-thread schedule (a thread keeps a column and takes every
     k-th row, or takes every row at columns tid, tid + N, ...; unrolled)

@@ -214,7 +214,9 @@ struct StateScanKernel {
           b(), loc(), t.tileOf({kBK}, t.f32()), G,
           ValueRange{batch, lastRow, head, kRow(i)}, ValueRange{t.index(kDim)},
           b().getDenseI64ArrayAttr({3}), nullptr);
-      Value decay = t.exp2(t.broadcastRows(gLast, stateShape()));
+      // 2^G_last per row of K, then broadcast over the BV columns (one
+      // exp2 per row, not per state entry).
+      Value decay = t.broadcastRows(t.exp2(gLast), stateShape());
       Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
       next.push_back(t.dot(t.trans(kgi), vnIo, t.mul(state[i], decay)));
     }

@@ -94,27 +94,13 @@ std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
 
   // Unit innermost strides; the piece size divides the buffer's rows and
   // its static layout keeps every piece aligned.
-  SmallVector<int64_t> srcStrides, bufStrides;
-  int64_t srcOffset, bufOffset;
+  SmallVector<int64_t> srcStrides;
+  int64_t srcOffset;
   if (failed(srcType.getStridesAndOffset(srcStrides, srcOffset)) ||
-      failed(load.bufferType.getStridesAndOffset(bufStrides, bufOffset)) ||
-      srcStrides.back() != 1 || bufStrides.back() != 1 ||
-      ShapedType::isDynamic(bufOffset) ||
-      llvm::any_of(bufStrides, ShapedType::isDynamic))
+      srcStrides.back() != 1)
     return std::nullopt;
-  int64_t cols = load.bufferType.getShape().back();
-  for (int64_t bytes : {16, 8, 4}) {
-    if (bytes % load.elementBytes != 0)
-      continue;
-    int64_t piece = bytes / load.elementBytes;
-    bool fits = cols % piece == 0 && bufOffset % piece == 0 &&
-                llvm::all_of(ArrayRef<int64_t>(bufStrides).drop_back(),
-                             [&](int64_t s) { return s % piece == 0; });
-    if (fits) {
-      load.pieceElements = piece;
-      break;
-    }
-  }
+  load.pieceElements =
+      kda::largestPieceElements(load.bufferType, load.elementBytes);
   if (!load.pieceElements)
     return std::nullopt;
   return load;
@@ -122,32 +108,6 @@ std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
 
 Value constant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// i1: the global addresses of `load`'s pieces are aligned to their size.
-Value buildAlignedCondition(OpBuilder &b, Location loc, const TileLoad &load) {
-  int64_t pieceBytes = load.pieceElements * load.elementBytes;
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, load.source);
-  auto metadata =
-      memref::ExtractStridedMetadataOp::create(b, loc, load.source);
-  Value offsetBytes = arith::MulIOp::create(b, loc, metadata.getOffset(),
-                                            constant(b, loc, load.elementBytes));
-  Value address = arith::AddIOp::create(b, loc, pointer, offsetBytes);
-  Value zero = constant(b, loc, 0);
-  Value misalign = arith::RemUIOp::create(b, loc, address,
-                                          constant(b, loc, pieceBytes));
-  Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        misalign, zero);
-  if (load.bufferType.getRank() == 2) {
-    Value rowStride = metadata.getStrides()[0];
-    Value rem = arith::RemUIOp::create(b, loc, rowStride,
-                                       constant(b, loc, load.pieceElements));
-    Value rowsAligned =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
-    aligned = arith::AndIOp::create(b, loc, aligned, rowsAligned);
-  }
-  return aligned;
 }
 
 /// Issues the calling thread's pieces of `load`; returns their tokens.
@@ -230,7 +190,8 @@ void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
   rewriter.setInsertionPoint(group.back().copy);
   Value aligned;
   for (const TileLoad &load : group) {
-    Value cond = buildAlignedCondition(rewriter, loc, load);
+    Value cond = kda::buildPiecesAlignedCondition(
+        rewriter, loc, load.source, load.elementBytes, load.pieceElements);
     aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, cond)
                             .getResult()
                       : cond;
@@ -333,4 +294,54 @@ void mlir::kda::removeRedundantBarriers(gpu::GPUFuncOp func) {
   });
   for (gpu::BarrierOp barrier : redundant)
     barrier.erase();
+}
+
+int64_t mlir::kda::largestPieceElements(MemRefType buffer,
+                                        int64_t elementBytes) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(buffer.getStridesAndOffset(strides, offset)) ||
+      !buffer.hasStaticShape() || ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 1)
+    return 0;
+  int64_t cols = buffer.getShape().back();
+  for (int64_t bytes : {16, 8, 4}) {
+    if (bytes % elementBytes != 0)
+      continue;
+    int64_t piece = bytes / elementBytes;
+    bool fits = cols % piece == 0 && offset % piece == 0 &&
+                llvm::all_of(ArrayRef<int64_t>(strides).drop_back(),
+                             [&](int64_t s) { return s % piece == 0; });
+    if (fits)
+      return piece;
+  }
+  return 0;
+}
+
+Value mlir::kda::buildPiecesAlignedCondition(OpBuilder &b, Location loc,
+                                             Value global,
+                                             int64_t elementBytes,
+                                             int64_t pieceElements) {
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, global);
+  Value offsetBytes = arith::MulIOp::create(b, loc, metadata.getOffset(),
+                                            constant(elementBytes));
+  Value address = arith::AddIOp::create(b, loc, pointer, offsetBytes);
+  Value zero = constant(0);
+  Value misalign = arith::RemUIOp::create(
+      b, loc, address, constant(pieceElements * elementBytes));
+  Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        misalign, zero);
+  if (cast<MemRefType>(global.getType()).getRank() == 2) {
+    Value rowStride = metadata.getStrides()[0];
+    Value rem = arith::RemUIOp::create(b, loc, rowStride,
+                                       constant(pieceElements));
+    Value rowsAligned =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
+    aligned = arith::AndIOp::create(b, loc, aligned, rowsAligned);
+  }
+  return aligned;
 }

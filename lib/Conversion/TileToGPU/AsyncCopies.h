@@ -30,6 +30,18 @@ namespace mlir::kda {
 /// op).
 void lowerTileLoadsToAsyncCopies(gpu::GPUFuncOp func, int64_t numThreads);
 
+/// The largest piece (elements of `elementBytes` bytes making 16, 8 or 4
+/// bytes) into which `buffer`'s static layout cuts every row at aligned
+/// offsets (buffers start 16-byte aligned); 0 if none, or if `buffer` is not
+/// statically shaped with unit innermost stride.
+int64_t largestPieceElements(MemRefType buffer, int64_t elementBytes);
+
+/// i1: the run-time pieces of `pieceElements` elements of the global memref
+/// `global` (rank 1 or 2, unit innermost stride) start at addresses aligned
+/// to the piece size (its start and its row stride are multiples of it).
+Value buildPiecesAlignedCondition(OpBuilder &b, Location loc, Value global,
+                                  int64_t elementBytes, int64_t pieceElements);
+
 /// True if `op` sets every element of `buffer` to +0 (a linalg.fill or a
 /// linalg.map yielding a +0 constant).
 bool isZeroFillOf(Operation *op, Value buffer);

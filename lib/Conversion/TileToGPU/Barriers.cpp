@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Barriers.h"
+#include "VectorStores.h"
 #include "MatmulEpilogues.h"
 #include "Scan.h"
 
@@ -147,6 +148,10 @@ std::optional<SmallVector<Access>> accessesOf(linalg::LinalgOp op) {
 /// only parallel loops, each iteration on thread (linear index mod N).
 bool isElementwiseSchedule(linalg::LinalgOp op) {
   if (isa<linalg::MatmulOp>(op.getOperation()))
+    return false;
+  // Tile stores move 16-byte pieces, a different thread per piece.
+  if (auto copy = dyn_cast<linalg::CopyOp>(op.getOperation());
+      copy && kda::isVectorizableTileStore(copy))
     return false;
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       generic && kda::isMarkedScan(generic))

@@ -22,6 +22,7 @@
 #include "SharedMemory.h"
 #include "TensorCore.h"
 #include "ThreadSchedule.h"
+#include "VectorStores.h"
 
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
@@ -108,6 +109,10 @@ std::pair<linalg::LinalgOp, unsigned> orderParallelFirst(RewriterBase &rewriter,
 LogicalResult distributeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                               int64_t numThreads) {
   Location loc = op.getLoc();
+  // Tile stores move 16-byte pieces where the run-time addresses allow;
+  // the copy stays as the fallback branch, distributed below.
+  if (auto copy = dyn_cast<linalg::CopyOp>(op.getOperation()))
+    kda::vectorizeTileStore(rewriter, copy, numThreads);
   // Matmuls on tf32-rounded operands run on tensor cores.
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
       matmul && kda::canUseTF32MmaSync(matmul, numThreads)) {

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -585,6 +586,18 @@ struct LowerVarlenChunk : OpRewritePattern<VarlenChunkOp> {
 // Pass
 //===----------------------------------------------------------------------===//
 
+/// True if `op` is a linalg op whose body calls a math-dialect function.
+static bool computesMath(Operation *op) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  WalkResult found = linalgOp->walk([](Operation *inner) {
+    return isa<math::MathDialect>(inner->getDialect()) ? WalkResult::interrupt()
+                                                        : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 struct ConvertTileToLinalgPass
     : public kda::impl::ConvertTileToLinalgPassBase<ConvertTileToLinalgPass> {
   using Base::Base;
@@ -603,17 +616,23 @@ struct ConvertTileToLinalgPass
     // through an operand that the reduction reads once per element (its map
     // is a permutation of the reduction's loops): a scan, which reads
     // each input element once per output row, would otherwise evaluate the
-    // input's exp/log once per row. Transposes become permuted maps of
-    // their consumers.
+    // input's exp/log once per row. For the same reason a producer that
+    // computes math-dialect functions (exp2, log, ...) does not fuse into a
+    // broadcast of its result (2^g of a [64] row, broadcast to [64, 32],
+    // stays 64 exp2, not 2048). Transposes become permuted maps of their
+    // consumers.
     RewritePatternSet fusion(ctx);
     linalg::populateElementwiseOpsFusionPatterns(
         fusion, [](OpOperand *operand) {
           auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
           if (!consumer)
             return false;
-          if (consumer.getNumReductionLoops() == 0)
-            return true;
-          return consumer.getMatchingIndexingMap(operand).isPermutation();
+          bool readOnce =
+              consumer.getMatchingIndexingMap(operand).isPermutation();
+          if (consumer.getNumReductionLoops() != 0)
+            return readOnce;
+          // A broadcast would evaluate the producer's math once per copy.
+          return readOnce || !computesMath(operand->get().getDefiningOp());
         });
     kda::populateFoldTransposeIntoGenericPatterns(fusion);
     FrozenRewritePatternSet frozenFusion(std::move(fusion));

@@ -48,8 +48,9 @@
 // CHECK: %[[LASTP1:.*]] = arith.minsi %[[END]], %[[T]] : index
 // CHECK: %[[LAST:.*]] = arith.subi %[[LASTP1]], %c1 : index
 // CHECK: %[[GL:.*]] = tile.load %[[KGG]][%[[BATCH]], %[[LAST]], %[[HEAD]], %c0] bounds [%c128] dims [3] : memref<?x?x8x128xf32> -> tensor<64xf32>
-// CHECK: %[[GLB:.*]] = tile.broadcast %[[GL]] dims [1] : tensor<64xf32> -> tensor<64x32xf32>
-// CHECK: %[[DEC:.*]] = math.exp2 %[[GLB]]
+// One exp2 per row of K, then broadcast over the V columns.
+// CHECK: %[[GLE:.*]] = math.exp2 %[[GL]] : tensor<64xf32>
+// CHECK: %[[DEC:.*]] = tile.broadcast %[[GLE]] dims [1] : tensor<64xf32> -> tensor<64x32xf32>
 // CHECK: %[[KG0:.*]] = tile.load %[[KKG]][%[[BATCH]], %[[ROW]], %[[HEAD]], %c0] bounds [%[[T]], %c128] dims [1, 3]
 // CHECK: %[[SD:.*]] = arith.mulf %[[A0]], %[[DEC]]
 // CHECK: %[[KGT:.*]] = tile.trans %[[KG0]] : tensor<64x64xbf16> -> tensor<64x64xbf16>

@@ -76,8 +76,11 @@ func.func @run(%a: memref<?x16xf32>, %b: memref<16x16xf32>) attributes {tile.ker
 // (their elements are spread over the threads differently).
 // CHECK-LABEL: gpu.func @reused_bytes
 // CHECK: %[[T:.*]] = memref.view %[[S:.*]][%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<16x16xf32
-// CHECK: memref.load %[[T]]
+// CHECK: vector.load %[[T]]
+// CHECK: vector.store %{{.*}}, %arg1
+// CHECK: } else {
 // CHECK-COUNT-2: memref.store %{{.*}}, %arg1
+// CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: %[[U:.*]] = memref.view %[[S]][%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<256xf32
 // CHECK: memref.store %{{.*}}, %[[U]]

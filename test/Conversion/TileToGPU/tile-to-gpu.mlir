@@ -3,9 +3,9 @@
 // A bufferized kernel becomes a gpu.func of 64 threads: program ids become
 // block ids, shared allocations become workgroup attributions, each linalg
 // op is strided over the threads (with barriers where one op reads what
-// another thread wrote: here none is needed between the two ops, which
-// touch each element of the tile from the same thread), and the launch
-// becomes gpu.launch_func.
+// another thread wrote: the tile store moves 16-byte pieces of four
+// elements, which other threads computed), and the launch becomes
+// gpu.launch_func.
 
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: func.func @host(%[[IN:.*]]: memref<?x32xf32>, %[[OUT:.*]]: memref<?x32xf32>, %[[N:.*]]: index)
@@ -30,7 +30,11 @@
 // CHECK: %[[ROW2:.*]] = arith.addi %[[ROW]], %c2 : index
 // CHECK: memref.load %{{.*}}[%[[ROW2]], %[[COL]]]
 // CHECK-COUNT-6: math.exp
-// CHECK-NOT: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: vector.load %[[TILE]]
+// CHECK: vector.store %{{.*}} : memref<16x32xf32, strided<[32, 1], offset: ?>>, vector<4xf32>
+// CHECK: } else {
 // CHECK: memref.load %[[TILE]][%[[ROW]], %[[COL]]]
 // CHECK: memref.store %{{.*}} : memref<16x32xf32, strided<[32, 1], offset: ?>>
 // CHECK: gpu.barrier

@@ -270,6 +270,27 @@ func.func @fuse_into_reduce(%x: tensor<16x32xf32>, %y: tensor<32xf32>) -> tensor
 
 // -----
 
+// A broadcast reads each element of its input once per copy: the exp2 of a
+// 64-element row stays a generic of its own (64 exp2), and only the
+// broadcast fuses into the multiply (a 64 x 32 generic reading the row
+// through a projection, with no exp2 in it).
+// CHECK-LABEL: func.func @no_math_through_broadcast
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%arg0 : tensor<64xf32>)
+// CHECK: math.exp2
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg1, %[[E]] : tensor<64x32xf32>, tensor<64xf32>)
+// CHECK-NOT: math.exp2
+// CHECK: arith.mulf
+// CHECK-NOT: math.exp2
+// CHECK: return
+func.func @no_math_through_broadcast(%g: tensor<64xf32>, %s: tensor<64x32xf32>) -> tensor<64x32xf32> attributes {tile.kernel} {
+  %e = math.exp2 %g : tensor<64xf32>
+  %b = tile.broadcast %e dims [1] : tensor<64xf32> -> tensor<64x32xf32>
+  %m = arith.mulf %s, %b : tensor<64x32xf32>
+  return %m : tensor<64x32xf32>
+}
+
+// -----
+
 // A scan reads each input element once per output row: its input's exp2
 // stays a separate generic, evaluated once per element.
 // CHECK-LABEL: func.func @no_fusion_into_scan
