@@ -3,8 +3,8 @@
 // The two optional preprocessing stages of the forward (kda-algorithm.md,
 // stage P), each a row-wise tile kernel over a flat grid:
 //
-//  - l2norm: one program per (block of 16 tokens, batch * head) loads the
-//    [16, K'] rows (K' = K rounded up to a power of two; padding reads as
+//  - l2norm: one program per (block of 32 tokens, batch * head) loads the
+//    [32, K'] rows (K' = K rounded up to a power of two; padding reads as
 //    0), sums the squares along K in f32, multiplies by 1 / sqrt(sum + eps)
 //    and stores the rows that exist, in the input's dtype.
 //  - beta_activation: one program per (block of 64 tokens, batch * value
@@ -29,7 +29,7 @@ using namespace mlir;
 using namespace mlir::kda;
 
 /// Tokens per l2norm program.
-static constexpr int64_t kL2NormRows = 16;
+static constexpr int64_t kL2NormRows = 32;
 /// Tokens per beta_activation program.
 static constexpr int64_t kBetaRows = 64;
 /// Threads per program of either kernel on the GPU.

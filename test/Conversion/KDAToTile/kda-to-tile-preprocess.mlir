@@ -1,15 +1,15 @@
 // RUN: kda-opt %s --convert-kda-to-tile --split-input-file | FileCheck %s
 
-// kda.l2norm: one program per (16-token block, batch * head) over a flat
-// grid; the [16, 64] rows (K = 60 padded) are summed along K and scaled by
+// kda.l2norm: one program per (32-token block, batch * head) over a flat
+// grid; the [32, 64] rows (K = 60 padded) are summed along K and scaled by
 // 1 / sqrt(sum + eps).
 
 // CHECK-LABEL: func.func @l2(
 // CHECK: tile.launch @l2_l2norm_0
 // CHECK-LABEL: func.func @l2_l2norm_0(
 // CHECK-SAME: tile.kernel
-// CHECK: tile.load {{.*}} dims [1, 3] {{.*}} -> tensor<16x64xbf16>
-// CHECK: tile.reduce add {{.*}} dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+// CHECK: tile.load {{.*}} dims [1, 3] {{.*}} -> tensor<32x64xbf16>
+// CHECK: tile.reduce add {{.*}} dim 1 : tensor<32x64xf32> -> tensor<32xf32>
 // CHECK: math.sqrt
 // CHECK: tile.broadcast
 // CHECK: tile.store {{.*}} dims [1, 3]
