@@ -219,21 +219,23 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
 
 def ConvertGPUExp2ToIntrinsicPass
     : Pass<"convert-gpu-exp2-to-intrinsic", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Lower scalar f32 math.exp2 in GPU kernels to ex2.approx";
+  let summary = "Lower scalar f32 math.exp2 in GPU kernels to ex2.approx.ftz";
   let description = [{
     Replaces every scalar `f32` `math.exp2` inside a `gpu.module` by a call
-    of the NVVM intrinsic `llvm.nvvm.ex2.approx`, one `ex2.approx.f32`
-    instruction. Without this pass `convert-gpu-to-nvvm` turns it into a
-    call of libdevice's `__nv_exp2f`, which computes the same instruction
-    but makes the kernel need libdevice, and so a CUDA toolkit, at compile
-    time. Other types are left to libdevice.
+    of the NVVM intrinsic `llvm.nvvm.ex2.approx.ftz`, one
+    `ex2.approx.ftz.f32` instruction (one `MUFU.EX2`; 2 ulp like
+    `ex2.approx.f32`, whose subnormal results below 2^-126 it flushes to 0,
+    saving a compare and two multiplies per call). Without this pass
+    `convert-gpu-to-nvvm` turns it into a call of libdevice's `__nv_exp2f`
+    (`ex2.approx.f32`), which makes the kernel need libdevice, and so a
+    CUDA toolkit, at compile time. Other types are left to libdevice.
 
     Example:
 
     ```mlir
     %e = math.exp2 %x : f32
     // becomes
-    %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx"(%x) : (f32) -> f32
+    %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz"(%x) : (f32) -> f32
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

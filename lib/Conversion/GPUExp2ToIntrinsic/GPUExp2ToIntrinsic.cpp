@@ -1,11 +1,14 @@
-//===- GPUExp2ToIntrinsic.cpp - f32 exp2 as the llvm.exp2 intrinsic -------===//
+//===- GPUExp2ToIntrinsic.cpp - f32 exp2 as ex2.approx.ftz.f32 ------------===//
 //
-// The gate differences of the inter_solve kernel are exponentiated with
-// exp2. The GPU-to-NVVM conversion would call libdevice's __nv_exp2f for
-// them, which is itself one ex2.approx.f32; calling the NVVM intrinsic
-// llvm.nvvm.ex2.approx gives the same instruction without making the kernel
-// depend on libdevice. (llvm.intr.exp2 would not do: the GPU-to-NVVM
-// conversion turns it back into the libdevice call.)
+// The gate differences of the kernels are exponentiated with exp2. The
+// GPU-to-NVVM conversion would call libdevice's __nv_exp2f for them, which
+// is itself one ex2.approx.f32; calling the NVVM intrinsic
+// llvm.nvvm.ex2.approx.ftz gives the flush-to-zero form without making the
+// kernel depend on libdevice. (llvm.intr.exp2 would not do: the GPU-to-NVVM
+// conversion turns it back into the libdevice call.) The ftz form is one
+// MUFU.EX2 in SASS; ex2.approx.f32 without ftz adds a compare and two
+// predicated multiplies around it to produce subnormal results (below
+// 2^-126, which then read as 0: nothing the gated sums can tell apart).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +36,7 @@ struct ConvertGPUExp2ToIntrinsicPass
         return;
       rewriter.setInsertionPoint(exp2);
       rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
-          exp2, exp2.getType(), rewriter.getStringAttr("llvm.nvvm.ex2.approx"),
+          exp2, exp2.getType(), rewriter.getStringAttr("llvm.nvvm.ex2.approx.ftz"),
           ValueRange{exp2.getOperand()});
     });
   }

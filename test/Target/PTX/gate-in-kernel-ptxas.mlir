@@ -8,7 +8,7 @@
 
 // CHECK-NOT: .extern .func __nv_
 // CHECK: .visible .entry gate_softplus_gate_cumsum_0(
-// CHECK: ex2.approx
+// CHECK: ex2.approx.ftz.f32
 // CHECK: .visible .entry gate_softplus_gate_cumsum_1(
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads

@@ -16,14 +16,14 @@
 
 // C64-NOT: .extern .func
 // C64: .visible .entry inter_solve_inter_solve_0(
-// C64: ex2.approx
+// C64: ex2.approx.ftz.f32
 // C64: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // C64: .visible .entry inter_solve_ieee_inter_solve_0(
 // C64: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 
 // C32-NOT: .extern .func
 // C32: .visible .entry inter_solve_varlen_inter_solve_0(
-// C32: ex2.approx
+// C32: ex2.approx.ftz.f32
 // C32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 
 // PTXAS: Compiling entry function 'inter_solve_varlen_inter_solve_0' for 'sm_90'

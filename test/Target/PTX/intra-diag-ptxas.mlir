@@ -7,14 +7,14 @@
 // RUN: %ptxas -arch=sm_90 -v %t/safe.ptx -o %t/safe.cubin 2>&1 | FileCheck %s --check-prefix=SAFE
 
 // kda.intra_diag at the target shape (H = HV = 96, K = 128, bf16, chunk
-// 64), both paths, assembles for sm_90. f32 exp2 becomes ex2.approx (no
+// 64), both paths, assembles for sm_90. f32 exp2 becomes ex2.approx.ftz (no
 // libdevice needed). ptxas 13.0 spills 16 bytes in each kernel (48 and 56
 // registers) by its own choice (no register cap binds): the unrolled
 // per-thread loops keep more addresses live. The checks allow at most 32
 // bytes, so growth is caught.
 
 // PTX: .visible .entry exact_intra_diag_0(
-// PTX: ex2.approx
+// PTX: ex2.approx.ftz.f32
 // EXACT: Compiling entry function 'exact_intra_diag_0' for 'sm_90'
 // EXACT: {{([0-9]|[12][0-9]|3[0-2])}} bytes spill stores, {{([0-9]|[12][0-9]|3[0-2])}} bytes spill loads
 // EXACT: Used {{[0-9]+}} registers
