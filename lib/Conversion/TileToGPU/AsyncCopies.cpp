@@ -65,21 +65,9 @@ std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
   load.elementBytes = element.getIntOrFloatBitWidth() / 8;
 
   // The whole buffer, or its leading corner.
-  if (dstType.hasStaticShape() && srcType.hasStaticShape() &&
-      dstType.getShape() == srcType.getShape()) {
-    load.buffer = dst;
-  } else if (auto corner = dst.getDefiningOp<memref::SubViewOp>()) {
-    if (!llvm::all_of(corner.getMixedOffsets(),
-                      [](OpFoldResult o) { return isZeroInteger(o); }) ||
-        !llvm::all_of(corner.getMixedStrides(),
-                      [](OpFoldResult s) { return isOneInteger(s); }) ||
-        corner.getSourceType().getRank() != srcType.getRank())
-      return std::nullopt;
-    load.buffer = corner.getSource();
-    load.masked = true;
-  } else {
+  load.buffer = kda::tileOfView(dst, srcType, load.masked);
+  if (!load.buffer)
     return std::nullopt;
-  }
   load.bufferType = cast<MemRefType>(load.buffer.getType());
   if (!load.bufferType.hasStaticShape())
     return std::nullopt;
@@ -344,4 +332,22 @@ Value mlir::kda::buildPiecesAlignedCondition(OpBuilder &b, Location loc,
     aligned = arith::AndIOp::create(b, loc, aligned, rowsAligned);
   }
   return aligned;
+}
+
+Value mlir::kda::tileOfView(Value view, MemRefType other, bool &corner) {
+  auto viewType = cast<MemRefType>(view.getType());
+  corner = false;
+  if (viewType.hasStaticShape() && other.hasStaticShape() &&
+      viewType.getShape() == other.getShape())
+    return view;
+  auto subview = view.getDefiningOp<memref::SubViewOp>();
+  if (!subview ||
+      !llvm::all_of(subview.getMixedOffsets(),
+                    [](OpFoldResult o) { return isZeroInteger(o); }) ||
+      !llvm::all_of(subview.getMixedStrides(),
+                    [](OpFoldResult s) { return isOneInteger(s); }) ||
+      subview.getSourceType().getRank() != other.getRank())
+    return Value();
+  corner = true;
+  return subview.getSource();
 }

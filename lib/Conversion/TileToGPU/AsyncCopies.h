@@ -30,6 +30,13 @@ namespace mlir::kda {
 /// op).
 void lowerTileLoadsToAsyncCopies(gpu::GPUFuncOp func, int64_t numThreads);
 
+/// The shared tile that `view` (one side of a copy whose other side has
+/// type `other`) covers: `view` itself if both are statically shaped alike,
+/// or the source of `view` if it is a leading corner (a subview at zero
+/// offsets with unit strides, of `other`'s rank; `corner` is then set).
+/// Null otherwise.
+Value tileOfView(Value view, MemRefType other, bool &corner);
+
 /// The largest piece (elements of `elementBytes` bytes making 16, 8 or 4
 /// bytes) into which `buffer`'s static layout cuts every row at aligned
 /// offsets (buffers start 16-byte aligned); 0 if none, or if `buffer` is not

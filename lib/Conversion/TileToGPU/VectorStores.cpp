@@ -16,7 +16,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -58,21 +57,9 @@ std::optional<TileStore> matchTileStore(linalg::CopyOp copy) {
   store.elementBytes = element.getIntOrFloatBitWidth() / 8;
 
   // The whole shared tile, or its leading corner.
-  if (srcType.hasStaticShape() && dstType.hasStaticShape() &&
-      srcType.getShape() == dstType.getShape()) {
-    store.buffer = src;
-  } else if (auto corner = src.getDefiningOp<memref::SubViewOp>()) {
-    if (!llvm::all_of(corner.getMixedOffsets(),
-                      [](OpFoldResult o) { return isZeroInteger(o); }) ||
-        !llvm::all_of(corner.getMixedStrides(),
-                      [](OpFoldResult s) { return isOneInteger(s); }) ||
-        corner.getSourceType().getRank() != dstType.getRank())
-      return std::nullopt;
-    store.buffer = corner.getSource();
-    store.masked = true;
-  } else {
+  store.buffer = kda::tileOfView(src, dstType, store.masked);
+  if (!store.buffer)
     return std::nullopt;
-  }
   store.bufferType = cast<MemRefType>(store.buffer.getType());
 
   SmallVector<int64_t> dstStrides;
