@@ -40,11 +40,6 @@ struct TileLoad {
   int64_t elementBytes = 0;
 };
 
-bool isWorkgroup(MemRefType type) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
-
 /// Recognizes a tile load at `copy`.
 std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
   if (!copy.hasPureBufferSemantics())
@@ -55,7 +50,8 @@ std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
   Value dst = copy.getOutputs()[0];
   auto srcType = dyn_cast<MemRefType>(load.source.getType());
   auto dstType = dyn_cast<MemRefType>(dst.getType());
-  if (!srcType || !dstType || isWorkgroup(srcType) || !isWorkgroup(dstType) ||
+  if (!srcType || !dstType || kda::isWorkgroupMemRef(srcType) ||
+      !kda::isWorkgroupMemRef(dstType) ||
       srcType.getMemorySpace() || srcType.getRank() < 1 ||
       srcType.getRank() > 2)
     return std::nullopt;

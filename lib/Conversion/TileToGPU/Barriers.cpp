@@ -40,16 +40,8 @@ struct Access {
   Place place;
 };
 
-bool isWorkgroup(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
-
 Place placeOf(Value memref) {
-  bool shared = isWorkgroup(memref.getType());
+  bool shared = kda::isWorkgroupMemRef(memref.getType());
   Value v = memref;
   while (Operation *def = v.getDefiningOp()) {
     if (auto view = dyn_cast<memref::ViewOp>(def)) {
@@ -205,7 +197,7 @@ bool kda::touchesSharedBytesOf(Operation *op, ArrayRef<Value> buffers) {
     if (isMemoryEffectFree(inner))
       return WalkResult::advance();
     for (Value operand : inner->getOperands()) {
-      if (!isWorkgroup(operand.getType()))
+      if (!kda::isWorkgroupMemRef(operand.getType()))
         continue;
       Place place = placeOf(operand);
       if (llvm::any_of(places, [&](const Place &p) {
@@ -257,4 +249,12 @@ kda::planBarriers(ArrayRef<linalg::LinalgOp> ops) {
     run.push_back(i);
   }
   return plan;
+}
+
+bool kda::isWorkgroupMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }

@@ -40,6 +40,9 @@ SmallVector<BarrierPlan> planBarriers(ArrayRef<linalg::LinalgOp> ops);
 /// unknown overlaps everything).
 bool touchesSharedBytesOf(Operation *op, ArrayRef<Value> buffers);
 
+/// True if `type` is a memref in GPU shared (workgroup) memory.
+bool isWorkgroupMemRef(Type type);
+
 /// The op before (after) `op` in its block, skipping side-effect-free ops
 /// and allocations; null at the start (end) of the block.
 Operation *previousEffectfulOp(Operation *op);

@@ -11,6 +11,7 @@
 
 #include "VectorStores.h"
 #include "AsyncCopies.h"
+#include "Barriers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -32,11 +33,6 @@ struct TileStore {
   int64_t elementBytes = 0;
 };
 
-bool isWorkgroup(MemRefType type) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
-}
-
 /// Recognizes a tile store at `copy`.
 std::optional<TileStore> matchTileStore(linalg::CopyOp copy) {
   if (!copy.hasPureBufferSemantics())
@@ -46,7 +42,7 @@ std::optional<TileStore> matchTileStore(linalg::CopyOp copy) {
   store.dest = copy.getOutputs()[0];
   auto srcType = dyn_cast<MemRefType>(src.getType());
   auto dstType = dyn_cast<MemRefType>(store.dest.getType());
-  if (!srcType || !dstType || !isWorkgroup(srcType) ||
+  if (!srcType || !dstType || !kda::isWorkgroupMemRef(srcType) ||
       dstType.getMemorySpace() || dstType.getRank() < 1 ||
       dstType.getRank() > 2 || srcType.getRank() != dstType.getRank())
     return std::nullopt;
