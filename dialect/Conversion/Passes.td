@@ -196,7 +196,10 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     fragments from `ldmatrix` where the rows start on 16-byte boundaries.
     An accumulator zero-filled right before its matmul starts from zero
     registers; one that only the next elementwise op reads stays in
-    registers, that op applied to them (its epilogue). The host
+    registers, that op applied to them (its epilogue); an elementwise op
+    right before the matmul that writes the accumulator without reading it
+    (S * 2^g) is computed into the accumulator registers instead of being a
+    pass over shared memory (its prologue). The host
     functions and their `tile.launch` ops are kept:
     they are the launch plan.
   }];

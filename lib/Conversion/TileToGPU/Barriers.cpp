@@ -12,6 +12,7 @@
 #include "Barriers.h"
 #include "VectorStores.h"
 #include "MatmulEpilogues.h"
+#include "MatmulPrologues.h"
 #include "Scan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -113,6 +114,12 @@ std::optional<SmallVector<Access>> accessesOf(linalg::LinalgOp op) {
           out.push_back(access);
     }
   }
+  // A matmul with a fused prologue reads the prologue's operands.
+  if (linalg::GenericOp prologue = kda::fusedPrologueOf(op))
+    for (OpOperand *input : prologue.getDpsInputOperands())
+      out.push_back(Access{input->get(),
+                           prologue.getMatchingIndexingMap(input), false,
+                           placeOf(input->get())});
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()) ||
         operand.get() == registersOnly)

@@ -18,6 +18,7 @@
 #include "Barriers.h"
 #include "LoopCarriedBuffers.h"
 #include "MatmulEpilogues.h"
+#include "MatmulPrologues.h"
 #include "Scan.h"
 #include "SharedMemory.h"
 #include "TensorCore.h"
@@ -283,6 +284,7 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
     }
   }
   kda::fuseMatmulEpilogues(gpuFunc, numThreads);
+  kda::fuseMatmulPrologues(gpuFunc, numThreads);
   kda::separateLoopCarriedBuffers(gpuFunc, sharedAllocs);
   FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs, numThreads);
   if (failed(dynamicShared))
