@@ -146,6 +146,13 @@ def KDABufferizeTilesPass : Pass<"kda-bufferize-tiles", "::mlir::ModuleOp"> {
     memrefs). Tile temporaries become `memref.alloc`s in the memory space
     given by `memory-space`: `workgroup` for the GPU path (shared memory) or
     `default` for the CPU path. Copies are emitted as `linalg.copy`.
+    First, an elementwise `linalg.generic` whose init is a `tensor.empty`
+    takes as its init an input of the same type and indexing map that it
+    reads last (every other use comes before it in its block) and that is a
+    tile of the kernel's own (loop-carried, or computed or loaded into a
+    padded tile; not read in place from an argument): its result then
+    reuses that input's buffer, and a loop-carried tile updated elementwise
+    and by a matmul stays in one buffer across iterations.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
