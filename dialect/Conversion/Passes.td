@@ -172,7 +172,8 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     `gpu.block_id` / `gpu.grid_dim`, workgroup allocations become views into
     one shared byte block (buffers whose live ranges do not overlap share
     bytes; a buffer a loop carries first gets an allocation of its own
-    before the loop; 2-D buffers whose rows are a multiple of 128 bytes, and
+    before the loop, unless the loop hands it on unchanged (updated in
+    place), when the loop runs on the initial buffer; 2-D buffers whose rows are a multiple of 128 bytes, and
     16-bit tensor-core matmul operands whose rows are 32 or 64 bytes, get
     16 bytes of padding per row, against bank conflicts). Tile loads (a copy
     from a global memref into a whole shared tile, or into its corner after
