@@ -6,11 +6,11 @@
 // one.
 // CHECK-LABEL: gpu.func @chain
 // CHECK: math.exp
-// CHECK: memref.store %{{.*}}, %[[T:view[_0-9]*]][
+// CHECK: vector.store %{{.*}}, %[[T:view[_0-9]*]][
 // CHECK-NOT: gpu.barrier
-// CHECK: memref.load %[[T]]
+// CHECK: vector.load %[[T]]
 // CHECK: math.sqrt
-// CHECK: memref.store %{{.*}}, %[[U:view[_0-9]*]][
+// CHECK: vector.store %{{.*}}, %[[U:view[_0-9]*]][
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[U]]
 // CHECK: memref.store %{{.*}}, %arg1
