@@ -28,6 +28,9 @@ namespace {
 /// Consecutive iterations of the innermost loop per thread and step.
 constexpr int64_t kLanes = 4;
 
+/// Steps per thread unrolled; with more, the steps are a loop.
+constexpr int64_t kMaxUnrolledSteps = 2;
+
 /// How the lanes of one step read an operand.
 enum class Access {
   Vector,  // one vector load: contiguous along the innermost loop
@@ -146,7 +149,6 @@ bool mlir::kda::vectorizeElementwise(RewriterBase &rewriter,
   int64_t total = 1;
   for (int64_t g : groups)
     total *= g;
-  int64_t steps = llvm::divideCeil(total, numThreads);
   Block &body = op.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
 
@@ -155,18 +157,9 @@ bool mlir::kda::vectorizeElementwise(RewriterBase &rewriter,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  for (int64_t step = 0; step < steps; ++step) {
-    OpBuilder::InsertionGuard guard(rewriter);
-    Value group =
-        arith::AddIOp::create(rewriter, loc, tid,
-                              constant(rewriter, step * numThreads));
-    if ((step + 1) * numThreads > total) {
-      Value exists =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                group, constant(rewriter, total));
-      auto inRange = scf::IfOp::create(rewriter, loc, exists, false);
-      rewriter.setInsertionPointToStart(inRange.thenBlock());
-    }
+  // The iterations of one step of the calling thread: the kLanes
+  // consecutive iterations of group `group`.
+  auto emitStep = [&](Value group) {
     // Loop coordinates of the group's first iteration (row-major groups).
     SmallVector<Value> coords(numLoops);
     Value rest = group;
@@ -265,6 +258,34 @@ bool mlir::kda::vectorizeElementwise(RewriterBase &rewriter,
                               /*nontemporal=*/false,
                               llvm::MaybeAlign(kLanes * elementBytes(type)));
     }
+    };
+
+  // Up to kMaxUnrolledSteps whole steps unrolled, more as a loop (every
+  // unrolled step keeps its lanes' values live); a last partial step
+  // guarded.
+  int64_t wholeSteps = total / numThreads;
+  if (wholeSteps <= kMaxUnrolledSteps) {
+    for (int64_t step = 0; step < wholeSteps; ++step)
+      emitStep(arith::AddIOp::create(rewriter, loc, tid,
+                                     constant(rewriter, step * numThreads)));
+  } else {
+    auto loop = scf::ForOp::create(rewriter, loc, constant(rewriter, 0),
+                                   constant(rewriter, wholeSteps * numThreads),
+                                   constant(rewriter, numThreads));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    emitStep(arith::AddIOp::create(rewriter, loc, tid, loop.getInductionVar()));
+  }
+  if (total % numThreads != 0) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value group = arith::AddIOp::create(
+        rewriter, loc, tid, constant(rewriter, wholeSteps * numThreads));
+    Value exists =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, group,
+                              constant(rewriter, total));
+    auto inRange = scf::IfOp::create(rewriter, loc, exists, false);
+    rewriter.setInsertionPointToStart(inRange.thenBlock());
+    emitStep(group);
   }
   rewriter.eraseOp(op);
   return true;
