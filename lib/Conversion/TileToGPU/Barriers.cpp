@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Barriers.h"
+#include "VectorElementwise.h"
 #include "VectorStores.h"
 #include "MatmulEpilogues.h"
 #include "MatmulPrologues.h"
@@ -176,10 +177,14 @@ bool kda::needsBarrierBetween(linalg::LinalgOp first,
   std::optional<SmallVector<Access>> b = accessesOf(second);
   if (!a || !b)
     return true;
+  // (Ops that run by vectors give a thread other iterations than ops that
+  // do not.)
   bool sameSchedule = isElementwiseSchedule(first) &&
                       isElementwiseSchedule(second) &&
                       first.getStaticLoopRanges() ==
-                          second.getStaticLoopRanges();
+                          second.getStaticLoopRanges() &&
+                      kda::elementwiseVectorLanes(first) ==
+                          kda::elementwiseVectorLanes(second);
   for (const Access &x : *a) {
     for (const Access &y : *b) {
       if (!(x.writes || y.writes) || !overlap(x.place, y.place))

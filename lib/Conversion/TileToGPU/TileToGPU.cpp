@@ -23,6 +23,7 @@
 #include "SharedMemory.h"
 #include "TensorCore.h"
 #include "ThreadSchedule.h"
+#include "VectorElementwise.h"
 #include "VectorStores.h"
 
 #include "kda/Conversion/Passes.h"
@@ -126,6 +127,10 @@ LogicalResult distributeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
     kda::lowerMatmulTo16BitMmaSync(rewriter, matmul, numThreads);
     return success();
   }
+  // Elementwise ops on aligned shared tiles take 4 elements per thread and
+  // step, by vector loads and stores.
+  if (kda::vectorizeElementwise(rewriter, op, numThreads))
+    return success();
   // Scans run as one sequential loop per line and thread.
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       generic && kda::isMarkedScan(generic)) {

@@ -16,24 +16,25 @@
 // CHECK: memref.store %{{.*}}, %[[INIT]]
 // The initial tile is copied into the carried buffer (its own bytes).
 // CHECK: %[[CARRIED:.*]] = memref.view %[[S]][%c2048][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[X:.*]] = memref.load %[[INIT]][
-// CHECK-NEXT: memref.store %[[X]], %[[CARRIED]][
+// CHECK: %[[X:.*]] = vector.load %[[INIT]][
+// CHECK-NEXT: vector.store %[[X]], %[[CARRIED]][
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
 // The body reads the carried buffer and writes a tile of its own (the
 // bytes of the dead initial tile) ...
-// CHECK: %[[Y:.*]] = memref.load %[[CARRIED]][
-// CHECK-NEXT: %[[E:.*]] = math.exp %[[Y]]
-// CHECK-NEXT: memref.store %[[E]], %[[INIT]][
+// CHECK: %[[Y:.*]] = vector.load %[[CARRIED]][
+// CHECK-COUNT-4: math.exp
+// CHECK: vector.store %{{.*}}, %[[INIT]][
 // ... which is copied into the carried buffer at the end of the iteration
-// (each thread copies the elements it wrote: no barrier in between).
+// (each thread copies the elements it wrote, 4 at a time like the exp: no
+// barrier in between).
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[Z:.*]] = memref.load %[[INIT]][
-// CHECK-NEXT: memref.store %[[Z]], %[[CARRIED]][
+// CHECK: %[[Z:.*]] = vector.load %[[INIT]][
+// CHECK-NEXT: vector.store %[[Z]], %[[CARRIED]][
 // CHECK: gpu.barrier
 // CHECK-NEXT: }
 // After the loop, the carried buffer holds the result.
-// CHECK: %[[R:.*]] = memref.load %[[CARRIED]][
-// CHECK-NEXT: memref.store %[[R]], %arg1
+// CHECK: %[[R:.*]] = vector.load %[[CARRIED]][
+// CHECK-NEXT: vector.store %[[R]], %arg1
 func.func @carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
