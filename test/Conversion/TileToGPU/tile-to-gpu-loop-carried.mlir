@@ -65,9 +65,9 @@ func.func @carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: index) attrib
 // CHECK: %[[ACC:.*]] = memref.view %{{.*}}[%c0][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
 // CHECK-NEXT: scf.if
-// CHECK: memref.load %[[ACC]]
-// CHECK-NEXT: math.exp
-// CHECK-NEXT: memref.store %{{.*}}, %[[ACC]]
+// CHECK: vector.load %[[ACC]]
+// CHECK-COUNT-4: math.exp
+// CHECK: vector.store %{{.*}}, %[[ACC]]
 // CHECK-NOT: memref.view
 // CHECK: vector.load %[[ACC]]
 // CHECK-NEXT: vector.store %{{.*}}, %arg1
