@@ -30,24 +30,26 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
   %cst_0 = arith.constant 1.250000e-01 : f32
   %c48 = arith.constant 48 : index
   %c16 = arith.constant 16 : index
-  %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
   %cst_1 = arith.constant 0.000000e+00 : f32
-  %c4 = arith.constant 4 : index
-  %c64 = arith.constant 64 : index
   %c1 = arith.constant 1 : index
-  %T = memref.dim %g, %c1 : memref<?x?x4x64xf32>
-  %NT = arith.ceildivui %T, %c64 : index
-  // One program per (chunk, batch * value head), numbered along x:
-  // pid = i_bh * NT + i_t (the seed's grid is (NT, B * HV)). H = HV here,
-  // so the q/k head i_h = i_hv / (HV / H) is i_hv.
+  %c64 = arith.constant 64 : index
+  %c4 = arith.constant 4 : index
+  %c0 = arith.constant 0 : index
+  %B = memref.dim %g, %c0 : memref<?x?x4x64xf32>
+  %BH = arith.muli %B, %c4 : index
+  // One program per (chunk, batch * value head), numbered along x with the
+  // heads fastest: pid = i_t * (B * HV) + i_bh, so neighbouring programs
+  // read the same token rows of every head (the seed's grid is (NT, B *
+  // HV)). H = HV here, so the q/k head i_h = i_hv / (HV / H) is i_hv.
   %pid = tile.program_id x
-  %i_t = arith.remui %pid, %NT : index
-  %i_bh = arith.divui %pid, %NT : index
+  %i_t = arith.divui %pid, %BH : index
+  %i_bh = arith.remui %pid, %BH : index
   %i_b = arith.divui %i_bh, %c4 : index
   %i_hv = arith.remui %i_bh, %c4 : index
   // First row of the chunk; programs past the end of T do nothing.
   %i_tc0 = arith.muli %i_t, %c64 : index
+  %T = memref.dim %g, %c1 : memref<?x?x4x64xf32>
   %has_chunk = arith.cmpi slt, %i_tc0, %T : index
   scf.if %has_chunk {
     %zero = tile.splat %cst_1 : f32 -> tensor<16x16xf32>

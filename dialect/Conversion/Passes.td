@@ -146,6 +146,13 @@ def KDABufferizeTilesPass : Pass<"kda-bufferize-tiles", "::mlir::ModuleOp"> {
     memrefs). Tile temporaries become `memref.alloc`s in the memory space
     given by `memory-space`: `workgroup` for the GPU path (shared memory) or
     `default` for the CPU path. Copies are emitted as `linalg.copy`.
+    First, an elementwise `linalg.generic` whose init is a `tensor.empty`
+    takes as its init an input of the same type and indexing map that it
+    reads last (every other use comes before it in its block) and that is a
+    tile of the kernel's own (loop-carried, or computed or loaded into a
+    padded tile; not read in place from an argument): its result then
+    reuses that input's buffer, and a loop-carried tile updated elementwise
+    and by a matmul stays in one buffer across iterations.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
@@ -165,7 +172,8 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     `gpu.block_id` / `gpu.grid_dim`, workgroup allocations become views into
     one shared byte block (buffers whose live ranges do not overlap share
     bytes; a buffer a loop carries first gets an allocation of its own
-    before the loop; 2-D buffers whose rows are a multiple of 128 bytes, and
+    before the loop, unless the loop hands it on unchanged (updated in
+    place), when the loop runs on the initial buffer; 2-D buffers whose rows are a multiple of 128 bytes, and
     16-bit tensor-core matmul operands whose rows are 32 or 64 bytes, get
     16 bytes of padding per row, against bank conflicts). Tile loads (a copy
     from a global memref into a whole shared tile, or into its corner after
@@ -196,7 +204,10 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
     fragments from `ldmatrix` where the rows start on 16-byte boundaries.
     An accumulator zero-filled right before its matmul starts from zero
     registers; one that only the next elementwise op reads stays in
-    registers, that op applied to them (its epilogue). The host
+    registers, that op applied to them (its epilogue); an elementwise op
+    right before the matmul that writes the accumulator without reading it
+    (S * 2^g) is computed into the accumulator registers instead of being a
+    pass over shared memory (its prologue). The host
     functions and their `tile.launch` ops are kept:
     they are the launch plan.
   }];

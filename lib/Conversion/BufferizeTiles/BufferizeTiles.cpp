@@ -11,6 +11,8 @@
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
 
+#include "InPlaceElementwise.h"
+
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -62,6 +64,7 @@ struct KDABufferizeTilesPass
         kernels.push_back(func);
     });
     for (func::FuncOp kernel : kernels) {
+      kda::reuseDeadInputsAsInits(kernel);
       bufferization::BufferizationState state;
       if (failed(bufferization::runOneShotBufferize(kernel, options, state))) {
         kernel.emitError("could not bufferize tile kernel");

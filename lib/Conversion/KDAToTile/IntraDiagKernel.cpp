@@ -9,11 +9,12 @@
 //  1. accumulates the [16, 16] blocks S_qk[i, j] = sum_d q_i,d k_j,d
 //     2^(G_i,d - G_j,d) and S_kk (k for q) over K tiles of BK columns:
 //     - exact path (fla's token-parallel kernel): over the [BK, BC, BC]
-//       space of columns and row pairs (i, j), the decays 2^(G_i - G_j) of
-//       the pairs i >= j are formed elementwise in f32 and the products
-//       summed along K (tile.reduce on rank-3 tiles, into which the
-//       broadcasts and the math fuse); no reference row, so any g <= 0 is
-//       exact, gates at -1000 included;
+//       space of columns and row pairs (i, j), the decays 2^(G_i - G_j) are
+//       formed elementwise in f32 and the products summed along K
+//       (tile.reduce on rank-3 tiles, into which the broadcasts and the
+//       math fuse), and the sums of pairs other than n > i >= j are dropped
+//       (they may overflow: the select discards them); no reference row,
+//       so any g <= 0 is exact, gates at -1000 included;
 //     - safe_gate (fla's intra_sub_chunk kernel): with the gate gn of the
 //       reference row rho = s0 + min(8, n - 1), S_qk = (q 2^(G - gn)) .
 //       (k 2^(gn - G))^T and S_kk likewise, as tf32 tile.dots (fla's
@@ -108,9 +109,10 @@ struct IntraDiagKernel {
   /// Exact path: the K tile at `col` added to the accumulators (S_qk, S_kk)
   /// of the sub-chunk at `row0` with `n` valid rows (n <= BC). Over the
   /// [BK (d), BC (i), BC (j)] space of columns and row pairs, the decays
-  /// 2^(G_i,d - G_j,d) of the pairs n > i >= j (others are 0, so no
-  /// exponent of an unwritten or later row is used) multiply q_i,d k_j,d
-  /// and k_i,d k_j,d, summed along d. The broadcasts and the elementwise
+  /// 2^(G_i,d - G_j,d) multiply q_i,d k_j,d and k_i,d k_j,d, summed along
+  /// d; the sums of the pairs other than n > i >= j are then replaced by 0
+  /// (so no exponent of an unwritten or later row counts; their sums may
+  /// be inf or NaN, which the select discards). The broadcasts and the elementwise
   /// math fuse into the two sums: no [BK, BC, BC] tile is stored. The
   /// operands are written as transposed [BK, BC] tiles; the lowering folds
   /// the transposes into the sums' indexing maps, so the loaded [BC, BK]
@@ -124,14 +126,19 @@ struct IntraDiagKernel {
     SmallVector<int64_t> pairShape{bk, kBC, kBC};
     auto asRowI = [&](Value x) { return t.broadcast(x, 2, pairShape); };
     auto asRowJ = [&](Value x) { return t.broadcast(x, 1, pairShape); };
-    Value rowsIn = t.indexMask(pairShape, 1, n, arith::CmpIPredicate::slt);
-    Value pairs = t.andI(rowsIn, t.broadcast(t.lowerMask(kBC, 0), 0, pairShape));
-    // k_j,d 2^(G_i,d - G_j,d) for the pairs, else 0.
-    Value kDecayed = t.keep(
-        pairs, t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs)))));
+    // k_j,d 2^(G_i,d - G_j,d), summed along d for every row pair; the
+    // pairs outside n > i >= j are dropped after the sums (the mask depends
+    // on (i, j) only, so it is applied once per pair, not once per column;
+    // their sums may be inf or NaN, which the select discards).
+    Value kDecayed =
+        t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs))));
     Value sqk = t.sum(t.mul(asRowI(qs), kDecayed), 0);
     Value skk = t.sum(t.mul(asRowI(ks), kDecayed), 0);
-    return {t.add(acc[0], sqk), t.add(acc[1], skk)};
+    SmallVector<int64_t> blockShape{kBC, kBC};
+    Value rowsIn = t.indexMask(blockShape, 0, n, arith::CmpIPredicate::slt);
+    Value pairs = t.andI(rowsIn, t.lowerMask(kBC, 0));
+    return {t.add(acc[0], t.keep(pairs, sqk)),
+            t.add(acc[1], t.keep(pairs, skk))};
   }
 
   /// safe_gate path: the K tile at `col` added to (S_qk, S_kk) by tf32 dots

@@ -99,10 +99,13 @@ Value kda::batchHeads(OpBuilder &b, Location loc, Value buffer) {
 ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
                                      Value rowsLike, Value qkLike,
                                      Value cuSeqlens, int64_t bt) {
-  Value numChunks = countChunks(b, loc, rowsLike, cuSeqlens, bt);
+  // (batch, head) fastest: neighbouring programs read the same rows of
+  // every head (contiguous in memory) and, for varlen, search for the
+  // same chunk.
+  Value numBH = batchHeads(b, loc, rowsLike);
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
-  Value chunk = arith::RemUIOp::create(b, loc, pid, numChunks);
-  Value bh = arith::DivUIOp::create(b, loc, pid, numChunks);
+  Value chunk = arith::DivUIOp::create(b, loc, pid, numBH);
+  Value bh = arith::RemUIOp::create(b, loc, pid, numBH);
   Value hv = headCount(b, loc, rowsLike);
   Value group = arith::DivUIOp::create(b, loc, hv, headCount(b, loc, qkLike));
   ChunkProgram program;
@@ -129,7 +132,7 @@ ChunkKernel kda::createChunkKernel(StageContext &ctx, Location loc,
                                      args.getTypes(), numThreads);
   OpBuilder b(kernel.getBody().front().getTerminator());
   Value cu = varlen ? kernel.getArgument(args.size() - 1) : Value();
-  // One flat grid axis: program = bh * NT + chunk.
+  // One flat grid axis: program = chunk * (B * HV) + bh.
   ChunkProgram program = locateChunkProgram(
       b, loc, kernel.getArgument(2), kernel.getArgument(0), cu, bt);
   auto ifOp =

@@ -112,7 +112,8 @@ ChunkRows locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
                       Value rows, Value cuSeqlens, int64_t bt);
 
 /// The work item of a chunk-parallel program: the flat program id is
-/// `(batch * HV + value head) * NT + chunk`.
+/// `chunk * (B * HV) + batch * HV + value head` (heads fastest, so that
+/// neighbouring programs read the same token rows).
 struct ChunkProgram {
   Value batch;
   /// The value head.

@@ -10,8 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Barriers.h"
+#include "VectorElementwise.h"
 #include "VectorStores.h"
 #include "MatmulEpilogues.h"
+#include "MatmulPrologues.h"
 #include "Scan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -105,6 +107,12 @@ std::optional<SmallVector<Access>> accessesOf(linalg::LinalgOp op) {
           out.push_back(access);
     }
   }
+  // A matmul with a fused prologue reads the prologue's operands.
+  if (linalg::GenericOp prologue = kda::fusedPrologueOf(op))
+    for (OpOperand *input : prologue.getDpsInputOperands())
+      out.push_back(Access{input->get(),
+                           prologue.getMatchingIndexingMap(input), false,
+                           placeOf(input->get())});
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()) ||
         operand.get() == registersOnly)
@@ -161,10 +169,14 @@ bool kda::needsBarrierBetween(linalg::LinalgOp first,
   std::optional<SmallVector<Access>> b = accessesOf(second);
   if (!a || !b)
     return true;
+  // (Ops that run by vectors give a thread other iterations than ops that
+  // do not.)
   bool sameSchedule = isElementwiseSchedule(first) &&
                       isElementwiseSchedule(second) &&
                       first.getStaticLoopRanges() ==
-                          second.getStaticLoopRanges();
+                          second.getStaticLoopRanges() &&
+                      kda::elementwiseVectorLanes(first) ==
+                          kda::elementwiseVectorLanes(second);
   for (const Access &x : *a) {
     for (const Access &y : *b) {
       if (!(x.writes || y.writes) || !overlap(x.place, y.place))

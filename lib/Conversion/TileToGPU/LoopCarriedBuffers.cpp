@@ -50,6 +50,25 @@ void dropIterArgs(scf::ForOp loop, ArrayRef<unsigned> kept) {
   loop.erase();
 }
 
+/// Collects into `same` the values of `loop`'s body that are always the
+/// buffer `carried`: the iter_arg itself, and results of scf.if ops whose
+/// branches both yield such a value (recursively). Returns true if
+/// `value` is one of them.
+bool isCarriedBuffer(Value value, BlockArgument carried,
+                     SmallVectorImpl<Value> &same) {
+  if (value == carried)
+    return true;
+  auto branch = value.getDefiningOp<scf::IfOp>();
+  if (!branch || branch.getElseRegion().empty())
+    return false;
+  unsigned n = cast<OpResult>(value).getResultNumber();
+  if (!isCarriedBuffer(branch.thenYield().getOperand(n), carried, same) ||
+      !isCarriedBuffer(branch.elseYield().getOperand(n), carried, same))
+    return false;
+  same.push_back(value);
+  return true;
+}
+
 } // namespace
 
 void kda::separateLoopCarriedBuffers(
@@ -62,8 +81,22 @@ void kda::separateLoopCarriedBuffers(
     for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
       BlockArgument carried = loop.getRegionIterArg(i);
       Value yielded = yield.getOperand(i);
-      if (!isSharedBuffer(carried.getType()) || yielded == carried) {
+      if (!isSharedBuffer(carried.getType())) {
         kept.push_back(i);
+        continue;
+      }
+      // A tile updated in place: every iteration hands the buffer it got
+      // to the next, so the loop runs on its initial buffer throughout.
+      // The body and the code after the loop use that buffer directly (its
+      // bytes are then known to the barrier and wait placement), and the
+      // loop stops carrying it.
+      SmallVector<Value> same;
+      if (isCarriedBuffer(yielded, carried, same)) {
+        Value init = loop.getInitArgs()[i];
+        for (Value v : same)
+          v.replaceAllUsesWith(init);
+        carried.replaceAllUsesWith(init);
+        loop.getResult(i).replaceAllUsesWith(init);
         continue;
       }
       auto type = cast<MemRefType>(carried.getType());

@@ -20,6 +20,14 @@ namespace mlir::kda {
 /// gives each allocation one fixed place, so the body's next iteration
 /// would overwrite the buffer that its iter_arg still reads; after this,
 /// no loop yields an allocation of its own body.
+///
+/// A buffer that the loop hands on unchanged (the iter_arg itself is
+/// yielded, directly or through scf.if ops whose branches all yield it: a
+/// tile updated in place) is the initial buffer in every iteration: the
+/// body and the code after the loop use the initial buffer directly, with
+/// no copy, and the loop stops carrying it. So no loop carries a shared
+/// buffer afterwards, and every shared access names a packed buffer whose
+/// bytes barrier and wait placement know.
 void separateLoopCarriedBuffers(gpu::GPUFuncOp func,
                                 SmallVectorImpl<memref::AllocOp> &allocs);
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MatmulEpilogues.h"
+#include "MatmulPrologues.h"
 #include "AsyncCopies.h"
 #include "Barriers.h"
 #include "TensorCore.h"
@@ -212,6 +213,10 @@ SmallVector<linalg::MatmulOp> kda::matmulChainOf(Operation *head) {
 }
 
 Operation *kda::loweredWith(Operation *op) {
+  // A fused prologue goes with the matmul right after it.
+  if (op->hasAttr(kFusedPrologueAttr))
+    if (Operation *next = nextEffectfulOp(op))
+      return loweredWith(next);
   while (op->hasAttr(kChainedMatmulAttr) || op->hasAttr(kFusedEpilogueAttr)) {
     Operation *prev = previousEffectfulOp(op);
     if (!prev)

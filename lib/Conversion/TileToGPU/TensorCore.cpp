@@ -21,6 +21,7 @@
 #include "AsyncCopies.h"
 #include "Barriers.h"
 #include "MatmulEpilogues.h"
+#include "MatmulPrologues.h"
 #include "SharedMemory.h"
 
 #include "kda/Dialect/Tile/TileDialect.h"
@@ -316,6 +317,8 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   // The matmuls this lowering runs, in order, on one set of accumulator
   // registers: `op` and the matmuls chained to it.
   SmallVector<linalg::MatmulOp> chain = matmulChainOf(op);
+  // (Found before this lowering inserts anything in front of `op`.)
+  linalg::GenericOp prologue = fusedPrologueOf(op);
   const bool bf16 = elem.isBF16();
   rewriter.setInsertionPoint(op);
 
@@ -399,13 +402,18 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
                                            rewriter.getF32FloatAttr(0.0f));
     acc.assign(4 * mTiles * nTiles, zero);
   } else {
-    // Accumulator registers: four per (strip i, tile j), at 4 (i nTiles + j).
+    // Accumulator registers: four per (strip i, tile j), at 4 (i nTiles + j),
+    // loaded from C or computed by C's fused prologue.
+    auto initial = [&](Value row, Value col) {
+      return prologue ? emitPrologueElement(rewriter, loc, prologue, row, col)
+                      : load(c, row, col);
+    };
     for (int64_t i = 0; i < mTiles; ++i) {
       for (int64_t j = 0; j < nTiles; ++j) {
-        acc.push_back(load(c, rgs[i], cols[j]));
-        acc.push_back(load(c, rgs[i], cols1[j]));
-        acc.push_back(load(c, rg8s[i], cols[j]));
-        acc.push_back(load(c, rg8s[i], cols1[j]));
+        acc.push_back(initial(rgs[i], cols[j]));
+        acc.push_back(initial(rgs[i], cols1[j]));
+        acc.push_back(initial(rg8s[i], cols[j]));
+        acc.push_back(initial(rg8s[i], cols1[j]));
       }
     }
   }
@@ -536,6 +544,8 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   rewriter.setInsertionPointAfter(tileLoop);
   if (epilogue)
     rewriter.eraseOp(epilogue);
+  if (prologue)
+    rewriter.eraseOp(prologue);
   for (linalg::MatmulOp part : llvm::reverse(chain))
     rewriter.eraseOp(part);
 }

@@ -18,10 +18,12 @@
 #include "Barriers.h"
 #include "LoopCarriedBuffers.h"
 #include "MatmulEpilogues.h"
+#include "MatmulPrologues.h"
 #include "Scan.h"
 #include "SharedMemory.h"
 #include "TensorCore.h"
 #include "ThreadSchedule.h"
+#include "VectorElementwise.h"
 #include "VectorStores.h"
 
 #include "kda/Conversion/Passes.h"
@@ -125,6 +127,10 @@ LogicalResult distributeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
     kda::lowerMatmulTo16BitMmaSync(rewriter, matmul, numThreads);
     return success();
   }
+  // Elementwise ops on aligned shared tiles take 4 elements per thread and
+  // step, by vector loads and stores.
+  if (kda::vectorizeElementwise(rewriter, op, numThreads))
+    return success();
   // Scans run as one sequential loop per line and thread.
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       generic && kda::isMarkedScan(generic)) {
@@ -283,6 +289,7 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
     }
   }
   kda::fuseMatmulEpilogues(gpuFunc, numThreads);
+  kda::fuseMatmulPrologues(gpuFunc, numThreads);
   kda::separateLoopCarriedBuffers(gpuFunc, sharedAllocs);
   FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs, numThreads);
   if (failed(dynamicShared))

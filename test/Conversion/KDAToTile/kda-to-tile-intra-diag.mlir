@@ -23,9 +23,10 @@
 
 // CHECK: func.func @intra_diag_intra_diag_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>)
 // CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
+// Heads fastest: pid = chunk * (B * HV) + bh.
 // CHECK: %[[PID:.*]] = tile.program_id x
-// CHECK: %[[CHUNK:.*]] = arith.remui %[[PID]], %{{.*}} : index
-// CHECK: %[[BH:.*]] = arith.divui %[[PID]], %{{.*}} : index
+// CHECK: %[[CHUNK:.*]] = arith.divui %[[PID]], %{{.*}} : index
+// CHECK: %[[BH:.*]] = arith.remui %[[PID]], %{{.*}} : index
 // CHECK-DAG: %[[BATCH:.*]] = arith.divui %[[BH]], %[[C4:.*]] : index
 // CHECK-DAG: %[[HV:.*]] = arith.remui %[[BH]], %[[C4]] : index
 // Grouped value heads: q/k head = hv / (HV / H).
@@ -46,24 +47,27 @@
 // CHECK: tile.load %[[KQ]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
 // CHECK: tile.load %[[KK]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
 // CHECK: %[[GS:.*]] = tile.load %[[KG]][%[[BATCH]], %[[SROW]], %[[HV]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
-// The operands are transposed to [BK, 16] tiles; the pairs (d, i, j):
-// rows i < n, i >= j, decays 2^(G_i - G_j).
+// The operands are transposed to [BK, 16] tiles; over (d, i, j) the
+// decays 2^(G_i - G_j) multiply q_i k_j and k_i k_j, summed along d; the
+// pairs (i, j) outside rows i < n, i >= j are dropped after the sums (one
+// select per pair, not per column).
 // CHECK: %[[GT:.*]] = tile.trans %[[GS]] : tensor<16x32xf32> -> tensor<32x16xf32>
-// CHECK: tile.iota dim 1 : tensor<32x16x16xi32>
-// CHECK: %[[ROWSIN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<32x16x16xi32>
-// CHECK: %[[TRI:.*]] = tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
-// CHECK: %[[TRI3:.*]] = tile.broadcast %[[TRI]] dims [0] : tensor<16x16xi1> -> tensor<32x16x16xi1>
-// CHECK: %[[PAIRS:.*]] = arith.andi %[[ROWSIN]], %[[TRI3]] : tensor<32x16x16xi1>
 // CHECK: %[[GJ:.*]] = tile.broadcast %[[GT]] dims [1] : tensor<32x16xf32> -> tensor<32x16x16xf32>
 // CHECK: %[[GI:.*]] = tile.broadcast %[[GT]] dims [2] : tensor<32x16xf32> -> tensor<32x16x16xf32>
 // CHECK: %[[DG:.*]] = arith.subf %[[GI]], %[[GJ]] : tensor<32x16x16xf32>
 // CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<32x16x16xf32>
 // CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<32x16x16xf32>
-// CHECK: %[[KDEC:.*]] = arith.select %[[PAIRS]], %[[KE]], %{{.*}} : tensor<32x16x16xi1>, tensor<32x16x16xf32>
-// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<32x16x16xf32>
-// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
-// CHECK: arith.mulf %{{.*}}, %[[KDEC]] : tensor<32x16x16xf32>
-// CHECK: tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
+// CHECK-NOT: arith.select
+// CHECK: arith.mulf %{{.*}}, %[[KE]] : tensor<32x16x16xf32>
+// CHECK: %[[SQK:.*]] = tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[KE]] : tensor<32x16x16xf32>
+// CHECK: %[[SKK:.*]] = tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
+// CHECK: tile.iota dim 0 : tensor<16x16xi32>
+// CHECK: %[[ROWSIN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<16x16xi32>
+// CHECK: %[[TRI:.*]] = tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
+// CHECK: %[[PAIRS:.*]] = arith.andi %[[ROWSIN]], %[[TRI]] : tensor<16x16xi1>
+// CHECK: arith.select %[[PAIRS]], %[[SQK]], %{{.*}} : tensor<16x16xi1>, tensor<16x16xf32>
+// CHECK: arith.select %[[PAIRS]], %[[SKK]], %{{.*}} : tensor<16x16xi1>, tensor<16x16xf32>
 // CHECK: scf.yield
 // No tensor-core dot on the exact path.
 // CHECK-NOT: tile.dot

@@ -38,7 +38,7 @@
 // CHECK: %[[G:.*]] = nvgpu.device_async_create_group %[[T0]], %[[T1]]
 // CHECK-NOT: cp.async.wait
 // CHECK: } else {
-// CHECK: memref.store %cst, %[[WIN]]
+// CHECK: vector.store %cst, %[[WIN]]
 // CHECK: gpu.barrier
 // CHECK: scf.for
 // CHECK: memref.load %[[SRC]]
@@ -116,10 +116,10 @@ func.func @grouped_loads(%a: memref<16x32xf32>, %v: memref<16xf32>, %out: memref
 // CHECK: gpu.barrier
 // CHECK-NEXT: }
 // CHECK-NOT: cp.async.wait
-// CHECK: memref.store %cst
+// CHECK: vector.store %cst
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
-// CHECK-NEXT: memref.load
+// CHECK: memref.load
 // CHECK-NOT: cp.async.wait
 // CHECK: gpu.return
 func.func @deferred_wait(%a: memref<16x32xf32>, %out: memref<16x32xf32>) attributes {tile.kernel} {

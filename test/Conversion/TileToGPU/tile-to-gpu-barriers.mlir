@@ -6,11 +6,11 @@
 // one.
 // CHECK-LABEL: gpu.func @chain
 // CHECK: math.exp
-// CHECK: memref.store %{{.*}}, %[[T:view[_0-9]*]][
+// CHECK: vector.store %{{.*}}, %[[T:view[_0-9]*]][
 // CHECK-NOT: gpu.barrier
-// CHECK: memref.load %[[T]]
+// CHECK: vector.load %[[T]]
 // CHECK: math.sqrt
-// CHECK: memref.store %{{.*}}, %[[U:view[_0-9]*]][
+// CHECK: vector.store %{{.*}}, %[[U:view[_0-9]*]][
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[U]]
 // CHECK: memref.store %{{.*}}, %arg1
@@ -46,7 +46,7 @@ func.func @chain(%a: memref<16x16xf32>, %b: memref<16x16xf32>) attributes {tile.
 // CHECK-LABEL: gpu.func @run
 // CHECK: memref.store %{{.*}}, %[[BOX:subview[_0-9]*]][
 // CHECK-NOT: gpu.barrier
-// CHECK: memref.store %cst, %[[S:view[_0-9]*]][
+// CHECK: vector.store %cst, %[[S:view[_0-9]*]][
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[T:view[_0-9]*]][
 // CHECK: memref.store %{{.*}}, %arg1
@@ -83,7 +83,7 @@ func.func @run(%a: memref<?x16xf32>, %b: memref<16x16xf32>) attributes {tile.ker
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: %[[U:.*]] = memref.view %[[S]][%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<256xf32
-// CHECK: memref.store %{{.*}}, %[[U]]
+// CHECK: vector.store %{{.*}}, %[[U]]
 func.func @reused_bytes(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %c: memref<256xf32>) attributes {tile.kernel} {
   %two = arith.constant 2.0 : f32
   %t = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>

@@ -1,4 +1,4 @@
-// RUN: kda-opt %s --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
+// RUN: kda-opt %s --split-input-file --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
 
 // A loop that yields a buffer allocated in its own body (what one-shot
 // bufferization makes of a tile carried by scf.for) gets a carried buffer
@@ -16,24 +16,25 @@
 // CHECK: memref.store %{{.*}}, %[[INIT]]
 // The initial tile is copied into the carried buffer (its own bytes).
 // CHECK: %[[CARRIED:.*]] = memref.view %[[S]][%c2048][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[X:.*]] = memref.load %[[INIT]][
-// CHECK-NEXT: memref.store %[[X]], %[[CARRIED]][
+// CHECK: %[[X:.*]] = vector.load %[[INIT]][
+// CHECK-NEXT: vector.store %[[X]], %[[CARRIED]][
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
 // The body reads the carried buffer and writes a tile of its own (the
 // bytes of the dead initial tile) ...
-// CHECK: %[[Y:.*]] = memref.load %[[CARRIED]][
-// CHECK-NEXT: %[[E:.*]] = math.exp %[[Y]]
-// CHECK-NEXT: memref.store %[[E]], %[[INIT]][
+// CHECK: %[[Y:.*]] = vector.load %[[CARRIED]][
+// CHECK-COUNT-4: math.exp
+// CHECK: vector.store %{{.*}}, %[[INIT]][
 // ... which is copied into the carried buffer at the end of the iteration
-// (each thread copies the elements it wrote: no barrier in between).
+// (each thread copies the elements it wrote, 4 at a time like the exp: no
+// barrier in between).
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[Z:.*]] = memref.load %[[INIT]][
-// CHECK-NEXT: memref.store %[[Z]], %[[CARRIED]][
+// CHECK: %[[Z:.*]] = vector.load %[[INIT]][
+// CHECK-NEXT: vector.store %[[Z]], %[[CARRIED]][
 // CHECK: gpu.barrier
 // CHECK-NEXT: }
 // After the loop, the carried buffer holds the result.
-// CHECK: %[[R:.*]] = memref.load %[[CARRIED]][
-// CHECK-NEXT: memref.store %[[R]], %arg1
+// CHECK: %[[R:.*]] = vector.load %[[CARRIED]][
+// CHECK-NEXT: vector.store %[[R]], %arg1
 func.func @carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -48,6 +49,47 @@ func.func @carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: index) attrib
       linalg.yield %e : f32
     }
     scf.yield %next : memref<32x16xf32, #gpu.address_space<workgroup>>
+  }
+  linalg.copy ins(%r : memref<32x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<32x16xf32>)
+  return
+}
+
+// -----
+
+// A tile updated in place (the loop hands on the buffer it got, here
+// through an scf.if whose branches both yield it) is the initial buffer
+// throughout: the body and the code after the loop use that buffer (its
+// bytes known to barrier and wait placement), with no copy per iteration
+// and no iter_arg left.
+// CHECK-LABEL: gpu.func @in_place_carry
+// CHECK: %[[ACC:.*]] = memref.view %{{.*}}[%c0][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c1 {
+// CHECK-NEXT: scf.if
+// CHECK: vector.load %[[ACC]]
+// CHECK-COUNT-4: math.exp
+// CHECK: vector.store %{{.*}}, %[[ACC]]
+// CHECK-NOT: memref.view
+// CHECK: vector.load %[[ACC]]
+// CHECK-NEXT: vector.store %{{.*}}, %arg1
+// CHECK: gpu.return
+func.func @in_place_carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: index, %p: i1) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<32x16xf32>) outs(%init : memref<32x16xf32, #gpu.address_space<workgroup>>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %init) -> (memref<32x16xf32, #gpu.address_space<workgroup>>) {
+    %u = scf.if %p -> (memref<32x16xf32, #gpu.address_space<workgroup>>) {
+      linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+          ins(%t : memref<32x16xf32, #gpu.address_space<workgroup>>) outs(%t : memref<32x16xf32, #gpu.address_space<workgroup>>) {
+      ^bb0(%x: f32, %y: f32):
+        %e = math.exp %x : f32
+        linalg.yield %e : f32
+      }
+      scf.yield %t : memref<32x16xf32, #gpu.address_space<workgroup>>
+    } else {
+      scf.yield %t : memref<32x16xf32, #gpu.address_space<workgroup>>
+    }
+    scf.yield %u : memref<32x16xf32, #gpu.address_space<workgroup>>
   }
   linalg.copy ins(%r : memref<32x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<32x16xf32>)
   return

@@ -207,8 +207,8 @@ func.func @zero_accumulator(%a: memref<16x16xbf16, #gpu.address_space<workgroup>
 // When an op between the fill and the matmul reads the accumulator, the
 // fill stays and the matmul loads it.
 // CHECK-LABEL: gpu.func @zero_accumulator_read_between
-// CHECK: memref.store %{{.*}}, %arg2
-// CHECK: memref.load %arg2
+// CHECK: vector.store %{{.*}}, %arg2
+// CHECK: vector.load %arg2
 // CHECK: memref.load %arg2
 // CHECK: nvvm.mma.sync
 func.func @zero_accumulator_read_between(%a: memref<16x16xbf16, #gpu.address_space<workgroup>>, %b: memref<16x8xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>, %d: memref<16x8xf32>) attributes {tile.kernel, tile.num_threads = 32 : i64} {

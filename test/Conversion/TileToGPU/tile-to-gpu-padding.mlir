@@ -37,12 +37,11 @@ func.func @short_rows(%a: memref<16x16xf32>, %b: memref<16x16xf32>) attributes {
 
 // -----
 
-// A buffer that a loop carries keeps its layout (the loop's types would
-// have to change with it).
+// A buffer that a loop hands on unchanged is no longer carried by it (the
+// loop runs on the initial buffer; the empty loop then folds away), so it
+// is padded like any other.
 // CHECK-LABEL: gpu.func @carried
-// CHECK-NOT: strided<[36, 1]>
-// CHECK: memref.view %{{.*}} to memref<16x32xf32, #gpu.address_space<workgroup>>
-// CHECK-NOT: strided<[36, 1]>
+// CHECK: memref.view %{{.*}} to memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.return
 func.func @carried(%a: memref<16x32xf32>, %n: index) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index

@@ -56,11 +56,14 @@ func.func @masked_store(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %b: me
 // -----
 
 // A whole 1-D tile (256 f32) is 64 pieces of 4 elements: threads 0-63 each
-// move one, with no box check.
+// move one, with no box check. (The fill before it runs 4 elements per
+// thread too: the same threads, one splat vector store each.)
 // CHECK-LABEL: gpu.func @whole_store
 // CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: scf.if
 // CHECK: %[[ANY:.*]] = arith.cmpi ult, %[[TID]], %c64
+// CHECK: scf.if %[[ANY]] {
+// CHECK: vector.store %cst
+// CHECK: scf.if
 // CHECK: scf.if %[[ANY]] {
 // CHECK: %[[AT:.*]] = arith.muli %[[TID]], %c4
 // CHECK: %[[V:.*]] = vector.load %{{.*}}[%[[AT]]] {alignment = 16 : i64} : memref<256xf32, #gpu.address_space<workgroup>>, vector<4xf32>

@@ -18,24 +18,31 @@
 // CHECK: %[[PID:.*]] = gpu.block_id x
 // CHECK: %[[ROWS:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TILE:.*]] = memref.subview %[[ROWS]][0, 0] [16, 32] [1, 1]
-// The 16 x 32 tile over 64 threads: each thread keeps column tid mod 32
-// and takes rows tid / 32 + 2k, k = 0 .. 7, unrolled (the row offsets are
-// constants).
+// The 16 x 32 tile over 64 threads, 4 consecutive elements per thread and
+// step: thread tid takes the groups tid and tid + 64 of the 128 groups (8
+// per row), i.e. row tid / 8, columns 4 (tid mod 8) .. + 3, then 8 rows
+// further down. The global input is read element by element (its alignment
+// is not known), the shared tile written by one 16-byte vector store per
+// step.
 // CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c32 : index
-// CHECK: %[[COL:.*]] = arith.remui %[[TID]], %c32 : index
+// CHECK: %[[G:.*]] = arith.remui %[[TID]], %c8 : index
+// CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c8 : index
+// CHECK: %[[COL:.*]] = arith.muli %[[G]], %c4 : index
 // CHECK: %[[X:.*]] = memref.load %{{.*}}[%[[ROW]], %[[COL]]] : memref<16x32xf32, strided<[32, 1], offset: ?>>
+// CHECK-COUNT-3: memref.load
 // CHECK: math.exp %[[X]]
-// CHECK: memref.store %{{.*}}, %[[TILE]][%[[ROW]], %[[COL]]]
-// CHECK: %[[ROW2:.*]] = arith.addi %[[ROW]], %c2 : index
-// CHECK: memref.load %{{.*}}[%[[ROW2]], %[[COL]]]
-// CHECK-COUNT-6: math.exp
+// CHECK-COUNT-3: math.exp
+// CHECK: %[[V:.*]] = vector.from_elements
+// CHECK: vector.store %[[V]], %[[TILE]][%[[ROW]], %[[COL]]] {alignment = 16 : i64}
+// CHECK: arith.addi %[[TID]], %c64 : index
+// CHECK-COUNT-4: math.exp
+// CHECK: vector.store
 // CHECK: gpu.barrier
 // CHECK: scf.if
 // CHECK: vector.load %[[TILE]]
 // CHECK: vector.store %{{.*}} : memref<16x32xf32, strided<[32, 1], offset: ?>>, vector<4xf32>
 // CHECK: } else {
-// CHECK: memref.load %[[TILE]][%[[ROW]], %[[COL]]]
+// CHECK: memref.load %[[TILE]]
 // CHECK: memref.store %{{.*}} : memref<16x32xf32, strided<[32, 1], offset: ?>>
 // CHECK: gpu.barrier
 // CHECK: gpu.return
@@ -229,8 +236,8 @@ func.func @escapes(%a: memref<64x16xf32>, %n: index) attributes {tile.kernel} {
 // CHECK: %[[Y:.*]] = memref.view %[[S]][%c4608][] : {{.*}} to memref<32x32xbf16, #gpu.address_space<workgroup>>
 // (the views of %y and %y2 are one value after CSE)
 // CHECK-NOT: memref.view
-// CHECK: %[[V:.*]] = memref.load %[[Y]][%[[I:.*]], %[[J:.*]]] : memref<32x32xbf16
-// CHECK: memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]] : memref<32x32xbf16
+// CHECK: %[[V:.*]] = vector.load %[[Y]][%[[I:.*]], %[[J:.*]]] {alignment = 8 : i64} : memref<32x32xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK: vector.store %{{.*}}, %[[Y]][%[[I]], %[[J]]] {alignment = 8 : i64} : memref<32x32xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 func.func @in_place(%a: memref<32x32xf32>, %b: memref<32x32xbf16>, %o: memref<32x32xbf16>) attributes {tile.kernel} {
   %x = memref.alloc() : memref<32x32xf32, #gpu.address_space<workgroup>>
   %y = memref.alloc() : memref<32x32xbf16, #gpu.address_space<workgroup>>
