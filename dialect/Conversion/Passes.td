@@ -252,6 +252,31 @@ def ConvertGPUExp2ToIntrinsicPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GPUFPContractPass : Pass<"gpu-fp-contract", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Let multiplies and adds in GPU kernels fuse into FMA";
+  let description = [{
+    Adds the `contract` fast-math flag to every `arith.addf`, `arith.subf`
+    and `arith.mulf` inside a `gpu.module`. LLVM's NVPTX backend then fuses
+    a multiply feeding an add into one `fma.rn.f32` (one rounding instead of
+    two, one instruction instead of two); without the flag it prints
+    `mul.rn.f32` and `add.rn.f32`, whose explicit rounding also keeps ptxas
+    from fusing them. Triton compiles with the same contraction by default.
+    Nothing else about the arithmetic changes: no reassociation, no
+    assumptions about infinities or NaN.
+
+    Example:
+
+    ```mlir
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %p, %c : f32
+    // becomes
+    %p = arith.mulf %a, %b fastmath<contract> : f32
+    %s = arith.addf %p, %c fastmath<contract> : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ConvertTileToCPUPass : Pass<"convert-tile-to-cpu", "::mlir::ModuleOp"> {
   let summary = "Turn tile launches into loops over the program grid";
   let description = [{

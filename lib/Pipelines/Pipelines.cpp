@@ -45,6 +45,7 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(createLowerAffinePass());
   gpuPm.addPass(createSCFToControlFlowPass());
   gpuPm.addPass(createConvertGPUExp2ToIntrinsicPass());
+  gpuPm.addPass(createGPUFPContractPass());
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
   gpuPm.addPass(createConvertGpuOpsToNVVMOps());
   gpuPm.addPass(createCanonicalizerPass());

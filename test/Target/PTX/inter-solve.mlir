@@ -1,5 +1,7 @@
 // RUN: split-file %s %t
-// RUN: kda-translate %t/chunk64.mlir --kda-to-ptx | FileCheck %s --check-prefix=C64
+// RUN: kda-translate %t/chunk64.mlir --kda-to-ptx -o %t/chunk64.ptx
+// RUN: FileCheck %s --check-prefix=C64 --input-file %t/chunk64.ptx
+// RUN: FileCheck %s --check-prefix=CONTRACT --input-file %t/chunk64.ptx
 // RUN: kda-translate %t/chunk32.mlir --kda-to-ptx -o %t/chunk32.ptx
 // RUN: FileCheck %s --check-prefix=C32 --input-file %t/chunk32.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 -v %t/chunk32.ptx -o %t/chunk32.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
@@ -13,6 +15,10 @@
 // 64 it does not assemble yet: its tile temporaries take 85-104 KB of
 // static shared memory, over the 48 KB limit, because every temporary gets
 // its own workgroup buffer (see inter-solve-chunk64-ptxas.mlir).
+
+// Multiplies and adds may fuse (gpu-fp-contract): none is printed with the
+// explicit rounding that would keep ptxas from fusing it into an FFMA.
+// CONTRACT-NOT: {{(mul|add|sub)\.rn\.f32}}
 
 // C64-NOT: .extern .func
 // C64: .visible .entry inter_solve_inter_solve_0(
