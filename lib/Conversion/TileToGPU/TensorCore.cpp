@@ -2,9 +2,9 @@
 //
 // Fragment layouts of mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // (PTX ISA), with g = lane / 4 and t = lane % 4:
-//   A (16x8):  a0 = A[g][t],   a1 = A[g+8][t],  a2 = A[g][t+4], a3 = A[g+8][t+4]
-//   B (8x8):   b0 = B[t][g],   b1 = B[t+4][g]
-//   C (16x8):  c0 = C[g][2t],  c1 = C[g][2t+1], c2 = C[g+8][2t], c3 = C[g+8][2t+1]
+//   A (16x8):  a0 = A[g][t],   a1 = A[g+8][t],  a2 = A[g][t+4], a3 =
+//   A[g+8][t+4] B (8x8):   b0 = B[t][g],   b1 = B[t+4][g] C (16x8):  c0 =
+//   C[g][2t],  c1 = C[g][2t+1], c2 = C[g+8][2t], c3 = C[g+8][2t+1]
 //
 //
 // and of mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32,
@@ -38,6 +38,11 @@
 
 using namespace mlir;
 
+/// At most this many 16x8 accumulator tiles per warp, a 16-bit matmul's K
+/// loop runs two sets of accumulators on alternate K steps (when K is a
+/// multiple of 32).
+static constexpr int64_t kSplitKMaxTiles = 4;
+
 namespace {
 
 /// The frame both lowerings share: the lane coordinates g = lane / 4 and
@@ -51,8 +56,8 @@ struct WarpTileLoop {
 };
 
 WarpTileLoop beginWarpTileLoop(RewriterBase &rewriter, Location loc, int64_t m,
-                               int64_t n, int64_t numThreads,
-                               int64_t width = 8, int64_t height = 16) {
+                               int64_t n, int64_t numThreads, int64_t width = 8,
+                               int64_t height = 16) {
   auto cst = [&](int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
   };
@@ -176,8 +181,7 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     accInit = {load(c, rg, c2t), load(c, rg, c2t1), load(c, rg8, c2t),
                load(c, rg8, c2t1)};
   }
-  Value acc =
-      vector::FromElementsOp::create(rewriter, loc, accType, accInit);
+  Value acc = vector::FromElementsOp::create(rewriter, loc, accType, accInit);
 
   // ldmatrix reads 8x8 blocks of 16-bit elements, i.e. 8 rows of 4 f32:
   // A's four blocks (rows 0-7 / 8-15, k 0-3 / 4-7) are a0..a3, and B^T's
@@ -229,9 +233,9 @@ void kda::lowerMatmulToTF32MmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
   } else {
     Value a0 = loadA(rg, kt), a1 = loadA(rg8, kt);
     Value a2 = loadA(rg, kt4), a3 = loadA(rg8, kt4);
-    aFrag = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({4, 1}, f32),
-        ValueRange{a0, a1, a2, a3});
+    aFrag = vector::FromElementsOp::create(rewriter, loc,
+                                           VectorType::get({4, 1}, f32),
+                                           ValueRange{a0, a1, a2, a3});
   }
   Value bFrag;
   if (bByLdmatrix) {
@@ -266,8 +270,8 @@ bool kda::canUse16BitMmaSync(linalg::MatmulOp op, int64_t numThreads) {
   if (numThreads % 32 != 0 || !mm.valid)
     return false;
   Type elem = mm.aType.getElementType();
-  if (!(elem.isBF16() || elem.isF16()) ||
-      mm.bType.getElementType() != elem || !mm.cType.getElementType().isF32())
+  if (!(elem.isBF16() || elem.isF16()) || mm.bType.getElementType() != elem ||
+      !mm.cType.getElementType().isF32())
     return false;
   return mm.m % 16 == 0 && mm.n % 8 == 0 && mm.k % 16 == 0;
 }
@@ -427,97 +431,130 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     int64_t k = mm.k;
     bool aByLdmatrix = ldmatrixCanRead(mm.aType);
     bool bByLdmatrix = ldmatrixCanRead(mm.bType);
-    OpBuilder::InsertionGuard guard(rewriter);
-    auto kLoop =
-        scf::ForOp::create(rewriter, loc, cst(0), cst(k), cst(16), init);
-    rewriter.setInsertionPointToStart(kLoop.getBody());
-    Value kk = kLoop.getInductionVar();
-    Value k2t = add(kk, t2), k2t1 = add(k2t, cst(1));
-    Value k2t8 = add(k2t, cst(8)), k2t9 = add(k2t, cst(9));
-    // Loads in a fixed order (not as arguments of one call, whose evaluation
-    // order C++ leaves open).
-    // Element (i, j) of A and of B, wherever their memrefs hold it.
-    auto loadA = [&](Value i, Value j) {
-      return mm.transA ? load(a, j, i) : load(a, i, j);
-    };
-    auto loadB = [&](Value i, Value j) {
-      return mm.transB ? load(b, j, i) : load(b, i, j);
-    };
-    auto aPair = [&](Value row, Value col, Value colNext) {
-      Value lo = loadA(row, col);
-      Value hi = loadA(row, colNext);
-      return pair(lo, hi);
-    };
-    auto bPair = [&](Value row, Value rowNext, Value col) {
-      Value lo = loadB(row, col);
-      Value hi = loadB(rowNext, col);
-      return pair(lo, hi);
-    };
-    // A fragments of strip i.
-    auto aFragments = [&](int64_t i) {
-      Value row0 = rows0[i], rg = rgs[i], rg8 = rg8s[i];
-      SmallVector<Value> regs;
-      if (aByLdmatrix && mm.transA) {
-        // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
-        // transposed; lane l addresses k row l % 8 of block l / 8.
-        regs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, halfOff), 4,
-                        true);
-      } else if (aByLdmatrix) {
-        regs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
-      } else {
-        regs.push_back(aPair(rg, k2t, k2t1));
-        regs.push_back(aPair(rg8, k2t, k2t1));
-        regs.push_back(aPair(rg, k2t8, k2t9));
-        regs.push_back(aPair(rg8, k2t8, k2t9));
-      }
-      return regs;
-    };
-    // B fragments of tile j.
-    auto bFragments = [&](int64_t j) {
-      Value tileCol = add(col0, cst(8 * j));
-      SmallVector<Value> regs;
-      if (bByLdmatrix && mm.transB) {
-        // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
-        // as they are give B's fragments.
-        regs = ldmatrix(b, add(tileCol, octRow), add(kk, halfOff), 2, false);
-      } else if (bByLdmatrix) {
-        regs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
-      } else {
-        Value cg = add(tileCol, g);
-        regs.push_back(bPair(k2t, k2t1, cg));
-        regs.push_back(bPair(k2t8, k2t9, cg));
-      }
-      return regs;
-    };
-    SmallVector<SmallVector<Value>> aRegs, bRegs;
-    for (int64_t i = 0; i < mTiles; ++i)
-      aRegs.push_back(aFragments(i));
-    for (int64_t j = 0; j < nTiles; ++j)
-      bRegs.push_back(bFragments(j));
-    auto resultType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(4, f32));
-    NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-    SmallVector<Value> next;
-    for (int64_t i = 0; i < mTiles; ++i) {
-      for (int64_t j = 0; j < nTiles; ++j) {
-        Value mma = NVVM::MmaOp::create(
-            rewriter, loc, resultType, aRegs[i], bRegs[j],
-            kLoop.getRegionIterArgs().slice(4 * (i * nTiles + j), 4),
-            ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t r = 0; r < 4; ++r)
-          next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, r));
-      }
+    // With few tiles per warp, the accumulators' chain along K (each
+    // mma.sync waits for the previous one on its registers) is what the
+    // warp waits on: two sets of accumulators then take alternate K steps
+    // of 16, and are added after the loop.
+    const int64_t numAcc = 4 * mTiles * nTiles;
+    const bool splitK = mTiles * nTiles <= kSplitKMaxTiles && k % 32 == 0;
+    SmallVector<Value> loopInit(init);
+    if (splitK) {
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getF32FloatAttr(0.0f));
+      loopInit.append(numAcc, zero);
     }
+    OpBuilder::InsertionGuard guard(rewriter);
+    auto kLoop = scf::ForOp::create(rewriter, loc, cst(0), cst(k),
+                                    cst(splitK ? 32 : 16), loopInit);
+    rewriter.setInsertionPointToStart(kLoop.getBody());
+    // One K step of 16 at `kk` on the accumulators `accIn`; returns the
+    // accumulators after it.
+    auto kStep = [&](Value kk, ValueRange accIn) -> SmallVector<Value> {
+      Value k2t = add(kk, t2), k2t1 = add(k2t, cst(1));
+      Value k2t8 = add(k2t, cst(8)), k2t9 = add(k2t, cst(9));
+      // Loads in a fixed order (not as arguments of one call, whose evaluation
+      // order C++ leaves open).
+      // Element (i, j) of A and of B, wherever their memrefs hold it.
+      auto loadA = [&](Value i, Value j) {
+        return mm.transA ? load(a, j, i) : load(a, i, j);
+      };
+      auto loadB = [&](Value i, Value j) {
+        return mm.transB ? load(b, j, i) : load(b, i, j);
+      };
+      auto aPair = [&](Value row, Value col, Value colNext) {
+        Value lo = loadA(row, col);
+        Value hi = loadA(row, colNext);
+        return pair(lo, hi);
+      };
+      auto bPair = [&](Value row, Value rowNext, Value col) {
+        Value lo = loadB(row, col);
+        Value hi = loadB(rowNext, col);
+        return pair(lo, hi);
+      };
+      // A fragments of strip i.
+      auto aFragments = [&](int64_t i) {
+        Value row0 = rows0[i], rg = rgs[i], rg8 = rg8s[i];
+        SmallVector<Value> regs;
+        if (aByLdmatrix && mm.transA) {
+          // A^T [k, m] in memory: the same four 8x8 blocks of A, each read
+          // transposed; lane l addresses k row l % 8 of block l / 8.
+          regs = ldmatrix(a, add(add(kk, aColOff), octRow), add(row0, halfOff),
+                          4, true);
+        } else if (aByLdmatrix) {
+          regs = ldmatrix(a, add(row0, aRowOff), add(kk, aColOff), 4, false);
+        } else {
+          regs.push_back(aPair(rg, k2t, k2t1));
+          regs.push_back(aPair(rg8, k2t, k2t1));
+          regs.push_back(aPair(rg, k2t8, k2t9));
+          regs.push_back(aPair(rg8, k2t8, k2t9));
+        }
+        return regs;
+      };
+      // B fragments of tile j.
+      auto bFragments = [&](int64_t j) {
+        Value tileCol = add(col0, cst(8 * j));
+        SmallVector<Value> regs;
+        if (bByLdmatrix && mm.transB) {
+          // B^T [n, k] in memory: its 8x8 blocks (n, k) and (n, k + 8) read
+          // as they are give B's fragments.
+          regs = ldmatrix(b, add(tileCol, octRow), add(kk, halfOff), 2, false);
+        } else if (bByLdmatrix) {
+          regs = ldmatrix(b, add(kk, bRowOff), tileCol, 2, true);
+        } else {
+          Value cg = add(tileCol, g);
+          regs.push_back(bPair(k2t, k2t1, cg));
+          regs.push_back(bPair(k2t8, k2t9, cg));
+        }
+        return regs;
+      };
+      SmallVector<SmallVector<Value>> aRegs, bRegs;
+      for (int64_t i = 0; i < mTiles; ++i)
+        aRegs.push_back(aFragments(i));
+      for (int64_t j = 0; j < nTiles; ++j)
+        bRegs.push_back(bFragments(j));
+      auto resultType = LLVM::LLVMStructType::getLiteral(
+          rewriter.getContext(), SmallVector<Type>(4, f32));
+      NVVM::MMATypes ptxType =
+          bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+      SmallVector<Value> next;
+      for (int64_t i = 0; i < mTiles; ++i) {
+        for (int64_t j = 0; j < nTiles; ++j) {
+          Value mma = NVVM::MmaOp::create(
+              rewriter, loc, resultType, aRegs[i], bRegs[j],
+              accIn.slice(4 * (i * nTiles + j), 4),
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t r = 0; r < 4; ++r)
+            next.push_back(LLVM::ExtractValueOp::create(rewriter, loc, mma, r));
+        }
+      }
+      return next;
+    };
+    ValueRange iterArgs = kLoop.getRegionIterArgs();
+    Value kk = kLoop.getInductionVar();
+    SmallVector<Value> next = kStep(kk, iterArgs.take_front(numAcc));
+    if (splitK)
+      llvm::append_range(next,
+                         kStep(add(kk, cst(16)), iterArgs.drop_front(numAcc)));
     scf::YieldOp::create(rewriter, loc, next);
-    return SmallVector<Value>(kLoop.getResults());
+    rewriter.setInsertionPointAfter(kLoop);
+    SmallVector<Value> results(kLoop.getResults());
+    if (!splitK)
+      return results;
+    SmallVector<Value> sums;
+    for (int64_t r = 0; r < numAcc; ++r)
+      sums.push_back(arith::AddFOp::create(rewriter, loc, results[r],
+                                           results[numAcc + r]));
+    return sums;
   };
   SmallVector<Value> result(acc);
   for (linalg::MatmulOp part : chain) {
     result = buildKLoop(part, result);
-    rewriter.setInsertionPointAfterValue(result.front());
+    // (After the last op that computes the results: with split
+    // accumulators the sums follow the loop.)
+    rewriter.setInsertionPointAfterValue(result.back());
   }
   // Each accumulator element goes to C, or through the fused epilogue to
   // the epilogue's output.
