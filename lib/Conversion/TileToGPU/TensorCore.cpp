@@ -38,9 +38,10 @@
 
 using namespace mlir;
 
-/// At most this many 16x8 accumulator tiles per warp, a 16-bit matmul's K
-/// loop runs two sets of accumulators on alternate K steps (when K is a
-/// multiple of 32).
+/// With at most this many 16x8 accumulator tiles per warp, a 16-bit
+/// matmul's K loop runs two sets of accumulators on alternate K steps of
+/// 16 (when K is a multiple of 32 and at least 64; measured on the state
+/// scan's dots, K = 128 and 64 with 4 tiles per warp).
 static constexpr int64_t kSplitKMaxTiles = 4;
 
 namespace {
@@ -436,7 +437,8 @@ void kda::lowerMatmulTo16BitMmaSync(RewriterBase &rewriter, linalg::MatmulOp op,
     // warp waits on: two sets of accumulators then take alternate K steps
     // of 16, and are added after the loop.
     const int64_t numAcc = 4 * mTiles * nTiles;
-    const bool splitK = mTiles * nTiles <= kSplitKMaxTiles && k % 32 == 0;
+    const bool splitK =
+        mTiles * nTiles <= kSplitKMaxTiles && k % 32 == 0 && k >= 64;
     SmallVector<Value> loopInit(init);
     if (splitK) {
       Value zero = arith::ConstantOp::create(rewriter, loc,

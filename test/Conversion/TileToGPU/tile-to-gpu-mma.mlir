@@ -63,11 +63,11 @@ func.func @odd_shape(%a: memref<12x8xf32>, %b: memref<8x8xf32>, %c: memref<12x8x
 // CHECK: scf.for %{{.*}} = %[[WARP]] to %{{.*}} step %{{.*}} {
 // CHECK: %[[C0:.*]] = memref.load %{{.*}} : memref<32x16xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c16{{.*}} iter_args(%[[S0:.*]] = %[[C0]], %[[S1:.*]] = %{{.*}}, %[[S2:.*]] = %{{.*}}, %[[S3:.*]] = %{{.*}}) -> (f32, f32, f32, f32) {
-// CHECK: %[[AF:.*]] = nvgpu.ldmatrix %arg0[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<32x64xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: %[[AF:.*]] = nvgpu.ldmatrix %arg0[%{{.*}}, %{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<32x48xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // CHECK: %[[A0V:.*]] = vector.extract %[[AF]][0] : vector<2xbf16> from vector<4x2xbf16>
 // CHECK: %[[BITS:.*]] = vector.bitcast %[[A0V]] : vector<2xbf16> to vector<1xi32>
 // CHECK: %[[A0:.*]] = vector.extract %[[BITS]][0] : i32 from vector<1xi32>
-// CHECK: %[[BF:.*]] = nvgpu.ldmatrix %arg1[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<64x16xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: %[[BF:.*]] = nvgpu.ldmatrix %arg1[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = true} : memref<48x16xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // CHECK: %[[MMA:.*]] = nvvm.mma.sync A[%[[A0]], %{{.*}}, %{{.*}}, %{{.*}}] B[%{{.*}}, %{{.*}}] C[%[[S0]], %[[S1]], %[[S2]], %[[S3]]]
 // CHECK-SAME: layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>
 // CHECK-SAME: multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>
@@ -75,7 +75,28 @@ func.func @odd_shape(%a: memref<12x8xf32>, %b: memref<8x8xf32>, %c: memref<12x8x
 // CHECK: llvm.extractvalue %[[MMA]][3]
 // CHECK: memref.store
 // CHECK: gpu.barrier
-func.func @tc_bf16(%a: memref<32x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x16xbf16, #gpu.address_space<workgroup>>, %c: memref<32x16xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+func.func @tc_bf16(%a: memref<32x48xbf16, #gpu.address_space<workgroup>>, %b: memref<48x16xbf16, #gpu.address_space<workgroup>>, %c: memref<32x16xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  linalg.matmul ins(%a, %b : memref<32x48xbf16, #gpu.address_space<workgroup>>, memref<48x16xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<32x16xf32, #gpu.address_space<workgroup>>)
+  return
+}
+
+// -----
+
+// With at most 4 accumulator tiles per warp and K a multiple of 32, the K
+// loop steps by 32 and runs two sets of accumulators on alternate K steps
+// of 16 (the second set from zero), so that consecutive mma.sync do not
+// wait on each other's registers; the two sets are added after the loop.
+// CHECK-LABEL: gpu.func @tc_bf16_split_k
+// CHECK: %[[C0:.*]] = memref.load %{{.*}} : memref<32x16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[R:.*]]:8 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32{{.*}} iter_args(%[[S0:.*]] = %[[C0]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[T0:.*]] = %[[ZERO:.*]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]]) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK: nvgpu.ldmatrix %arg0[%{{.*}}, %{{.*}}]
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[%[[S0]], {{.*}}]
+// CHECK: %[[K16:.*]] = arith.addi %[[K]], %c16
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[%[[T0]], {{.*}}]
+// CHECK: scf.yield
+// CHECK: %[[SUM:.*]] = arith.addf %[[R]]#0, %[[R]]#4 : f32
+// CHECK: memref.store %[[SUM]]
+func.func @tc_bf16_split_k(%a: memref<32x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x16xbf16, #gpu.address_space<workgroup>>, %c: memref<32x16xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
   linalg.matmul ins(%a, %b : memref<32x64xbf16, #gpu.address_space<workgroup>>, memref<64x16xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<32x16xf32, #gpu.address_space<workgroup>>)
   return
 }
