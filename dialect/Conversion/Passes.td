@@ -74,7 +74,10 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     it reads: a `tile.store` into the same kernel argument, or any other op
     that writes memory. Distinct arguments of a tile kernel are taken not to
     overlap (the launch plan never passes one buffer twice), so a load moves
-    past a store into another argument.
+    past a store into another argument. A load whose tile an `scf.for` body
+    yields as the next value of an iter_arg (a tile loaded an iteration
+    ahead) does not move above the last use of that iter_arg: the loaded
+    tile can then take the carried tile's buffer.
 
     Hoisting makes a loaded tile live (in shared memory, on the GPU) from
     its new place on. In a kernel with a `tile.max_live_bytes` attribute
@@ -152,7 +155,11 @@ def KDABufferizeTilesPass : Pass<"kda-bufferize-tiles", "::mlir::ModuleOp"> {
     tile of the kernel's own (loop-carried, or computed or loaded into a
     padded tile; not read in place from an argument): its result then
     reuses that input's buffer, and a loop-carried tile updated elementwise
-    and by a matmul stays in one buffer across iterations.
+    and by a matmul stays in one buffer across iterations. And a tile load
+    (a zero-low `tensor.pad`) that an `scf.for` yields is written as a fill
+    of a tile allocated in `memory-space` and an `insert_slice` of the rows
+    in range (what the pad bufferizes to), so that the loop's iter_arg and
+    its yielded value agree on the memory space.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",

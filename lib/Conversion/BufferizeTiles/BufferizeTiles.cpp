@@ -14,9 +14,12 @@
 #include "InPlaceElementwise.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_KDABUFFERIZETILESPASS
@@ -26,6 +29,47 @@ namespace mlir::kda {
 using namespace mlir;
 
 namespace {
+
+/// Rewrites each zero-low-padded tensor.pad (a tile load) whose result an
+/// scf.for yields as the next value of an iter_arg into a fill of a new
+/// tile in `space` and an insert_slice of the loaded rows: what the pad
+/// bufferizes to anyway. One-shot bufferization gives a pad the memory
+/// space of its source (global memory) when it types a loop's iter_arg,
+/// but allocates the pad that initializes the iter_arg in the default
+/// space, and then rejects the loop; an allocation names its space.
+void materializeYieldedPads(func::FuncOp kernel, Attribute space) {
+  SmallVector<tensor::PadOp> pads;
+  kernel.walk([&](tensor::PadOp pad) {
+    if (llvm::any_of(pad->getUsers(), [](Operation *user) {
+          return isa<scf::YieldOp>(user) &&
+                 isa<scf::ForOp>(user->getParentOp());
+        }))
+      pads.push_back(pad);
+  });
+  for (tensor::PadOp pad : pads) {
+    Value padValue = pad.getConstantPaddingValue();
+    RankedTensorType type = pad.getResultType();
+    if (!padValue || !type.hasStaticShape() ||
+        llvm::any_of(pad.getMixedLowPad(), [](OpFoldResult low) {
+          return !isConstantIntValue(low, 0);
+        }))
+      continue;
+    OpBuilder b(pad);
+    Location loc = pad.getLoc();
+    Value tile = bufferization::AllocTensorOp::create(
+        b, loc, type, ValueRange{}, /*copy=*/Value(), /*size_hint=*/Value(),
+        space);
+    Value filled = linalg::FillOp::create(b, loc, padValue, tile).result();
+    Value source = pad.getSource();
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, source);
+    SmallVector<OpFoldResult> zeros(type.getRank(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+    Value loaded = tensor::InsertSliceOp::create(b, loc, source, filled, zeros,
+                                                 sizes, ones);
+    pad.getResult().replaceAllUsesWith(loaded);
+    pad.erase();
+  }
+}
 
 struct KDABufferizeTilesPass
     : public kda::impl::KDABufferizeTilesPassBase<KDABufferizeTilesPass> {
@@ -64,6 +108,7 @@ struct KDABufferizeTilesPass
         kernels.push_back(func);
     });
     for (func::FuncOp kernel : kernels) {
+      materializeYieldedPads(kernel, space ? *space : Attribute());
       kda::reuseDeadInputsAsInits(kernel);
       bufferization::BufferizationState state;
       if (failed(bufferization::runOneShotBufferize(kernel, options, state))) {

@@ -11,6 +11,7 @@
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::kda {
@@ -92,14 +93,39 @@ bool usesTiles(Operation *op) {
                       [](Value v) { return tileBytes(v) != 0; });
 }
 
+/// The iter_arg whose next value `value` is (a direct operand of an
+/// scf.for body's yield), or null.
+Value nextValueOf(Value value) {
+  for (OpOperand &use : value.getUses())
+    if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner()))
+      if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
+        return loop.getRegionIterArg(use.getOperandNumber());
+  return Value();
+}
+
+/// True if `op` or an op nested in it uses `value`.
+bool usesValue(Operation *op, Value value) {
+  return op
+      ->walk([&](Operation *inner) {
+        return llvm::is_contained(inner->getOperands(), value)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// The earliest op of `load`'s block that `load` may be placed before,
 /// keeping the live tiles at each op it moves above within `maxLiveBytes`
 /// (0: no limit).
 Operation *hoistPoint(tile::LoadOp load, int64_t maxLiveBytes) {
   Operation *point = load;
   int64_t bytes = tileBytes(load.getResult());
+  // A load of the next iteration's tile (yielded in place of an iter_arg)
+  // stays after the last use of the tile it replaces: the two then need
+  // one buffer, not two, and the copy overlaps the rest of the iteration.
+  Value replaced = nextValueOf(load.getResult());
   while (Operation *prev = point->getPrevNode()) {
-    if (!loadMayCross(load, prev) ||
+    if (!loadMayCross(load, prev) || (replaced && usesValue(prev, replaced)) ||
         llvm::any_of(load->getOperands(),
                      [&](Value v) { return v.getDefiningOp() == prev; }))
       break;

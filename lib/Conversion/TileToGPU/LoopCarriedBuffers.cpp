@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -15,8 +16,7 @@ bool isSharedBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !memref.hasStaticShape())
     return false;
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
@@ -69,10 +69,61 @@ bool isCarriedBuffer(Value value, BlockArgument carried,
   return true;
 }
 
+/// The ops of `body` (top level) that use `buffer` or a view of it,
+/// outside `except`.
+SmallVector<Operation *> topLevelUsers(Block *body, Value buffer,
+                                       Operation *except) {
+  SmallVector<Operation *> users;
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (user == except)
+        continue;
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == value)
+        llvm::append_range(worklist, user->getResults());
+      if (Operation *inBody = body->findAncestorOpInBlock(*user))
+        users.push_back(inBody);
+    }
+  }
+  return users;
+}
+
+/// True if the shared buffer that `loop`'s body allocates as `fresh` and
+/// yields for `carried` can be the carried buffer itself: `fresh` is used
+/// only in the body, first at or after the last use of `carried` there
+/// (the op that reads the old tile may write the new one: the new tile is
+/// then written only after the old one is read, element by element, or
+/// by a later op).
+bool mayWriteInPlace(scf::ForOp loop, memref::AllocOp fresh,
+                     BlockArgument carried) {
+  Block *body = loop.getBody();
+  if (fresh->getBlock() != body || fresh.getType() != carried.getType())
+    return false;
+  Operation *yield = body->getTerminator();
+  SmallVector<Operation *> freshUsers =
+      topLevelUsers(body, fresh.getResult(), yield);
+  for (Operation *user : fresh->getUsers())
+    if (user != yield && !body->findAncestorOpInBlock(*user))
+      return false;
+  SmallVector<Operation *> carriedUsers = topLevelUsers(body, carried, yield);
+  for (Operation *freshUser : freshUsers)
+    for (Operation *carriedUser : carriedUsers)
+      if (freshUser->isBeforeInBlock(carriedUser))
+        return false;
+  // The op where both meet reads the old tile and writes the new one:
+  // only a separate op of its own is known to finish reading first.
+  for (Operation *freshUser : freshUsers)
+    if (llvm::is_contained(carriedUsers, freshUser))
+      return false;
+  return true;
+}
+
 } // namespace
 
-void kda::separateLoopCarriedBuffers(
-    gpu::GPUFuncOp func, SmallVectorImpl<memref::AllocOp> &allocs) {
+void kda::separateLoopCarriedBuffers(gpu::GPUFuncOp func,
+                                     SmallVectorImpl<memref::AllocOp> &allocs) {
   SmallVector<scf::ForOp> loops;
   func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops) {
@@ -105,6 +156,22 @@ void kda::separateLoopCarriedBuffers(
       auto buffer = memref::AllocOp::create(b, loc, type);
       allocs.push_back(buffer);
       linalg::CopyOp::create(b, loc, loop.getInitArgs()[i], buffer.getResult());
+      // A tile the body allocates for the next iteration and first writes
+      // after its last read of the carried one (the next chunk's tile,
+      // loaded a chunk ahead) is written into the carried buffer directly:
+      // no copy at the end of the body.
+      auto fresh = yielded.getDefiningOp<memref::AllocOp>();
+      if (fresh && mayWriteInPlace(loop, fresh, carried)) {
+        llvm::erase(allocs, fresh);
+        fresh.getResult().replaceUsesWithIf(
+            buffer.getResult(),
+            [&](OpOperand &use) { return use.getOwner() != yield; });
+        carried.replaceAllUsesWith(buffer);
+        loop.getResult(i).replaceAllUsesWith(buffer);
+        yield->setOperand(i, carried);
+        fresh->erase();
+        continue;
+      }
       b.setInsertionPoint(yield);
       linalg::CopyOp::create(b, loc, yielded, buffer.getResult());
       // The iter_arg and the result are always `buffer` now; the loop

@@ -25,7 +25,10 @@ namespace mlir::kda {
 /// yielded, directly or through scf.if ops whose branches all yield it: a
 /// tile updated in place) is the initial buffer in every iteration: the
 /// body and the code after the loop use the initial buffer directly, with
-/// no copy, and the loop stops carrying it. So no loop carries a shared
+/// no copy, and the loop stops carrying it. A buffer the body allocates and
+/// yields, and first touches (in a separate op) after its last use of the
+/// carried one (a tile loaded an iteration ahead), is the carried buffer
+/// itself: no copy at the end of the body. So no loop carries a shared
 /// buffer afterwards, and every shared access names a packed buffer whose
 /// bytes barrier and wait placement know.
 void separateLoopCarriedBuffers(gpu::GPUFuncOp func,

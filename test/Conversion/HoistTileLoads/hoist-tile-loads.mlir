@@ -132,3 +132,37 @@ func.func @within_budget(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %out: mem
   tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
   return
 }
+
+// -----
+
+// A load of the next iteration's tile (yielded in place of an iter_arg)
+// stays after the last use of the tile it replaces, not at the top of the
+// body: the two then need one buffer, and the copy runs under the rest of
+// the iteration. The load of the other tile still moves up.
+// CHECK-LABEL: func.func @next_iteration_tile
+// CHECK: scf.for %[[I:[a-z0-9]+]] = {{.*}} iter_args(%[[CUR:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}})
+// CHECK-NEXT: %[[B:.*]] = tile.load %arg1[%[[I]], %c0]
+// CHECK-NEXT: %[[NEXT_ROW:.*]] = arith.addi %[[I]], %c16
+// CHECK-NEXT: %[[E:.*]] = math.exp2 %[[CUR]]
+// CHECK-NEXT: %[[NEXT:.*]] = tile.load %arg0[%[[NEXT_ROW]], %c0]
+// CHECK-NEXT: arith.addf %[[E]], %[[B]]
+// CHECK: scf.yield %[[NEXT]],
+func.func @next_iteration_tile(%a: memref<?x16xf32>, %b: memref<?x16xf32>, %out: memref<16x16xf32>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.splat %zero : f32 -> tensor<16x16xf32>
+  %first = tile.load %a[%c0, %c0] dims [0, 1] : memref<?x16xf32> -> tensor<16x16xf32>
+  %r:2 = scf.for %i = %c0 to %c64 step %c16 iter_args(%cur = %first, %acc = %init) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+    %next_row = arith.addi %i, %c16 : index
+    %e = math.exp2 %cur : tensor<16x16xf32>
+    %y = tile.load %b[%i, %c0] dims [0, 1] : memref<?x16xf32> -> tensor<16x16xf32>
+    %next = tile.load %a[%next_row, %c0] dims [0, 1] : memref<?x16xf32> -> tensor<16x16xf32>
+    %s = arith.addf %e, %y : tensor<16x16xf32>
+    %n = arith.addf %acc, %s : tensor<16x16xf32>
+    scf.yield %next, %n : tensor<16x16xf32>, tensor<16x16xf32>
+  }
+  tile.store %r#1, %out[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}

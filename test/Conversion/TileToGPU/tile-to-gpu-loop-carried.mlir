@@ -94,3 +94,51 @@ func.func @in_place_carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: inde
   linalg.copy ins(%r : memref<32x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<32x16xf32>)
   return
 }
+
+// -----
+
+// A tile the body allocates for the next iteration and first writes after
+// its last read of the carried tile (the next chunk's tile, loaded a chunk
+// ahead) is written into the carried buffer directly: no copy at the end
+// of the body, and no second buffer.
+// CHECK-LABEL: gpu.func @load_ahead
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<4096xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK: %[[INIT:.*]] = memref.view %[[S]][%c0][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[CARRIED:.*]] = memref.view %[[S]][%c2048][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for %[[I:.*]] = %c0 to %{{.*}} step %c1 {
+// The body reads the carried tile ...
+// CHECK: memref.load %[[CARRIED]][
+// CHECK: math.exp
+// CHECK: memref.store %{{.*}}, %arg1[
+// ... then, after a barrier, loads the next tile into the same buffer
+// (asynchronously where aligned, waited for before the iteration ends).
+// CHECK: gpu.barrier
+// CHECK: nvgpu.device_async_copy %{{.*}}, %[[CARRIED]][
+// CHECK: } else {
+// CHECK: memref.store %{{.*}}, %[[CARRIED]][
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: %[[INIT]]
+// CHECK: gpu.return
+func.func @load_ahead(%a: memref<?x16xf32>, %b: memref<32x16xf32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %init = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
+  %first = memref.subview %a[0, 0] [32, 16] [1, 1] : memref<?x16xf32> to memref<32x16xf32, strided<[16, 1]>>
+  linalg.copy ins(%first : memref<32x16xf32, strided<[16, 1]>>) outs(%init : memref<32x16xf32, #gpu.address_space<workgroup>>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %init) -> (memref<32x16xf32, #gpu.address_space<workgroup>>) {
+    linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+        ins(%t : memref<32x16xf32, #gpu.address_space<workgroup>>) outs(%b : memref<32x16xf32>) {
+    ^bb0(%x: f32, %y: f32):
+      %e = math.exp %x : f32
+      linalg.yield %e : f32
+    }
+    %row = arith.muli %i, %c32 : index
+    %next = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
+    %rows = memref.subview %a[%row, 0] [32, 16] [1, 1] : memref<?x16xf32> to memref<32x16xf32, strided<[16, 1], offset: ?>>
+    linalg.copy ins(%rows : memref<32x16xf32, strided<[16, 1], offset: ?>>) outs(%next : memref<32x16xf32, #gpu.address_space<workgroup>>)
+    scf.yield %next : memref<32x16xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
