@@ -92,10 +92,10 @@ SmallVector<Operation *> topLevelUsers(Block *body, Value buffer,
 
 /// True if the shared buffer that `loop`'s body allocates as `fresh` and
 /// yields for `carried` can be the carried buffer itself: `fresh` is used
-/// only in the body, first at or after the last use of `carried` there
-/// (the op that reads the old tile may write the new one: the new tile is
-/// then written only after the old one is read, element by element, or
-/// by a later op).
+/// only in the body, and every op there that touches it comes after every
+/// op that uses `carried` (not the same op: one that read the old tile
+/// while writing the new one could overwrite elements another thread has
+/// yet to read).
 bool mayWriteInPlace(scf::ForOp loop, memref::AllocOp fresh,
                      BlockArgument carried) {
   Block *body = loop.getBody();
