@@ -51,9 +51,8 @@ std::optional<TileLoad> matchTileLoad(linalg::CopyOp copy) {
   auto srcType = dyn_cast<MemRefType>(load.source.getType());
   auto dstType = dyn_cast<MemRefType>(dst.getType());
   if (!srcType || !dstType || kda::isWorkgroupMemRef(srcType) ||
-      !kda::isWorkgroupMemRef(dstType) ||
-      srcType.getMemorySpace() || srcType.getRank() < 1 ||
-      srcType.getRank() > 2)
+      !kda::isWorkgroupMemRef(dstType) || srcType.getMemorySpace() ||
+      srcType.getRank() < 1 || srcType.getRank() > 2)
     return std::nullopt;
   Type element = srcType.getElementType();
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
@@ -150,14 +149,13 @@ void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
         count = arith::SelectOp::create(b, loc, rowIn, count, zero);
       }
       // A piece wholly outside reads nothing; it names the box's origin.
-      Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                        count, zero);
+      Value any =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count, zero);
       for (Value &i : from)
         i = arith::SelectOp::create(b, loc, any, i, zero);
     }
     Value token = nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, load.buffer, at, load.source, from, pieceAttr, count,
-        bypassL1);
+        b, loc, load.buffer, at, load.source, from, pieceAttr, count, bypassL1);
     if (partial) {
       // Committed here: the token does not leave the guard.
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{token});
@@ -176,9 +174,10 @@ void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
   for (const TileLoad &load : group) {
     Value cond = kda::buildPiecesAlignedCondition(
         rewriter, loc, load.source, load.elementBytes, load.pieceElements);
-    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, cond)
-                            .getResult()
-                      : cond;
+    aligned =
+        aligned
+            ? arith::AndIOp::create(rewriter, loc, aligned, cond).getResult()
+            : cond;
   }
   gpu::BarrierOp::create(rewriter, loc);
   auto branch = scf::IfOp::create(rewriter, loc, aligned,
@@ -209,6 +208,25 @@ void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
   while (!firstUse->hasTrait<OpTrait::IsTerminator>() &&
          !kda::touchesSharedBytesOf(firstUse, buffers))
     firstUse = firstUse->getNextNode();
+  // Copies that nothing after them in a loop body touches fill the tiles
+  // of the next iteration (loaded an iteration ahead): the wait goes
+  // before the first op of the body that touches them, so the copies
+  // overlap the rest of this iteration and the start of the next, and
+  // once more after the loop (for the last iteration's copies).
+  Operation *afterLoop = nullptr;
+  if (firstUse->hasTrait<OpTrait::IsTerminator>()) {
+    if (auto loop = dyn_cast<scf::ForOp>(firstUse->getParentOp())) {
+      for (Operation &op : *loop.getBody()) {
+        if (&op == branch.getOperation())
+          break;
+        if (kda::touchesSharedBytesOf(&op, buffers)) {
+          firstUse = &op;
+          afterLoop = loop;
+          break;
+        }
+      }
+    }
+  }
   // A chained matmul or fused epilogue runs in the lowering of its chain's
   // first matmul: wait before that one (nothing may come between them).
   if (!firstUse->hasTrait<OpTrait::IsTerminator>())
@@ -216,6 +234,11 @@ void rewriteGroup(IRRewriter &rewriter, ArrayRef<TileLoad> group,
   rewriter.setInsertionPoint(firstUse);
   NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
   gpu::BarrierOp::create(rewriter, loc);
+  if (afterLoop) {
+    rewriter.setInsertionPointAfter(afterLoop);
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+    gpu::BarrierOp::create(rewriter, loc);
+  }
 }
 
 } // namespace
@@ -303,13 +326,13 @@ int64_t mlir::kda::largestPieceElements(MemRefType buffer,
 }
 
 Value mlir::kda::buildPiecesAlignedCondition(OpBuilder &b, Location loc,
-                                             Value global,
-                                             int64_t elementBytes,
+                                             Value global, int64_t elementBytes,
                                              int64_t pieceElements) {
   auto constant = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, global);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, global);
   Value offsetBytes = arith::MulIOp::create(b, loc, metadata.getOffset(),
                                             constant(elementBytes));
@@ -317,12 +340,12 @@ Value mlir::kda::buildPiecesAlignedCondition(OpBuilder &b, Location loc,
   Value zero = constant(0);
   Value misalign = arith::RemUIOp::create(
       b, loc, address, constant(pieceElements * elementBytes));
-  Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        misalign, zero);
+  Value aligned =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, misalign, zero);
   if (cast<MemRefType>(global.getType()).getRank() == 2) {
     Value rowStride = metadata.getStrides()[0];
-    Value rem = arith::RemUIOp::create(b, loc, rowStride,
-                                       constant(pieceElements));
+    Value rem =
+        arith::RemUIOp::create(b, loc, rowStride, constant(pieceElements));
     Value rowsAligned =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, zero);
     aligned = arith::AndIOp::create(b, loc, aligned, rowsAligned);

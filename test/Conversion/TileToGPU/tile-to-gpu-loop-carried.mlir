@@ -106,17 +106,24 @@ func.func @in_place_carry(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %n: inde
 // CHECK: %[[INIT:.*]] = memref.view %[[S]][%c0][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[CARRIED:.*]] = memref.view %[[S]][%c2048][] : {{.*}} to memref<32x16xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[I:.*]] = %c0 to %{{.*}} step %c1 {
-// The body reads the carried tile ...
+// The body waits for the tile its previous iteration loaded (the copies
+// ran under the rest of that iteration), reads it ...
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
 // CHECK: memref.load %[[CARRIED]][
 // CHECK: math.exp
 // CHECK: memref.store %{{.*}}, %arg1[
 // ... then, after a barrier, loads the next tile into the same buffer
-// (asynchronously where aligned, waited for before the iteration ends).
+// (asynchronously where aligned), with no wait before the iteration ends.
 // CHECK: gpu.barrier
 // CHECK: nvgpu.device_async_copy %{{.*}}, %[[CARRIED]][
 // CHECK: } else {
 // CHECK: memref.store %{{.*}}, %[[CARRIED]][
-// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NOT: nvvm.cp.async.wait.group
+// CHECK: }
+// CHECK-NEXT: }
+// The last iteration's copies are waited for after the loop.
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
 // CHECK-NOT: %[[INIT]]
 // CHECK: gpu.return
