@@ -1,6 +1,7 @@
 //===- LoopCarriedBuffers.cpp - one buffer per loop-carried tile ----------===//
 
 #include "LoopCarriedBuffers.h"
+#include "Barriers.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -14,10 +15,7 @@ namespace {
 /// True for a statically shaped memref in GPU shared memory.
 bool isSharedBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape())
-    return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  return memref && memref.hasStaticShape() && kda::isWorkgroupMemRef(memref);
 }
 
 /// Rebuilds `loop` with only the iter_args `kept` (the others have no uses
