@@ -28,6 +28,13 @@ static constexpr float kRcpLn2 = 1.4426950408889634f;
 /// Threads per gate program on the GPU.
 static constexpr int64_t kGateThreads = 128;
 
+/// Default widths of the K tiles (kTileWidth) of the chunk sum of a
+/// precomputed gate and of a gate computed in the kernel: at B=1, T=8192,
+/// H=HV=96, K=128 on an H200, tiles of 64 columns instead of 32 ran the
+/// precomputed gate 227 -> 205 us and the fused gate 204 -> 222 us.
+static constexpr int64_t kPrecomputedBlockK = 64;
+static constexpr int64_t kGateBlockK = 32;
+
 namespace {
 
 /// Builds tile values inside the gate kernel.
@@ -71,9 +78,10 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   auto gType = cast<RankedTensorType>(op.getG().getType());
   const int64_t hv = gType.getDimSize(2), k = gType.getDimSize(3);
   const int64_t bt = op.getChunkSize();
-  const int64_t bk =
-      std::min<int64_t>(ctx.blockK, llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
   const GateMode mode = op.getGateMode();
+  const int64_t bk = kTileWidth(
+      ctx, mode == GateMode::precomputed ? kPrecomputedBlockK : kGateBlockK,
+      k);
 
   // Manifest names and key.
   ctx.describe(op.getG(), "g", {"B", "T", "HV", "K"});

@@ -55,12 +55,15 @@ static constexpr int64_t kBC = 16;
 /// Threads per intra_diag program on the GPU (4 warps).
 static constexpr int64_t kIntraDiagThreads = 128;
 
-/// Widest K tile of the exact path: K <= 128 runs in one step, so each
-/// sub-chunk loads q, k and G once and its pairwise sums run without a K
-/// loop around them (the K loop's copies, waits and barriers cost more
-/// than the wider tiles' shared memory: 740 -> 618 us at B=1, T=8192,
-/// H=HV=96, K=128 on an H200, against K tiles of 32).
+/// Default K tile widths (kTileWidth) of the exact and safe_gate paths.
+/// With 128, K <= 128 runs in one step: each sub-chunk loads q, k and G
+/// once and its pairwise sums run without a K loop around them (the K
+/// loop's copies, waits and barriers cost more than the wider tiles'
+/// shared memory: 740 -> 618 us at B=1, T=8192, H=HV=96, K=128 on an
+/// H200, against tiles of 32). The safe_gate path stays at 32 (64 ran
+/// 471 -> 546 us).
 static constexpr int64_t kExactBlockK = 128;
+static constexpr int64_t kSafeBlockK = 32;
 
 /// Offset of the safe_gate reference row from the sub-chunk start (fla's
 /// middle row), clamped to the last valid row of a short tail.
@@ -253,9 +256,8 @@ LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
   const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
   const int64_t hv = gType.getDimSize(2);
   const int64_t bt = op.getChunkSize();
-  const int64_t bk = std::min<int64_t>(
-      op.getSafeGate() ? ctx.blockK : kExactBlockK,
-      llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
+  const int64_t bk =
+      kTileWidth(ctx, op.getSafeGate() ? kSafeBlockK : kExactBlockK, k);
 
   // Manifest names and key.
   ctx.describe(op.getQ(), "q", {"B", "T", "H", "K"});

@@ -14,6 +14,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 namespace mlir::kda {
 
@@ -31,7 +34,8 @@ struct StageContext {
   function_ref<Value(Value result)> allocateResult;
   /// Unique prefix for kernel names.
   std::string kernelPrefix;
-  /// Width of K tiles for stages that tile K.
+  /// Width of K tiles for stages that tile K (the pass's block-k); 0 lets
+  /// each kernel choose (kTileWidth).
   int64_t blockK;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
@@ -42,6 +46,15 @@ struct StageContext {
   /// Records a specialization-key entry of the program.
   function_ref<void(StringRef key, StringRef value)> addKey;
 };
+
+/// The width of a kernel's K tiles: the pass's block-k, or the kernel's
+/// own default when block-k is 0, at most K rounded up to a power of 2.
+inline int64_t kTileWidth(const StageContext &ctx, int64_t kernelDefault,
+                          int64_t k) {
+  int64_t width = ctx.blockK > 0 ? ctx.blockK : kernelDefault;
+  return std::min<int64_t>(width,
+                           llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
+}
 
 /// kda.l2norm -> one kernel over (16-token blocks, B * H).
 LogicalResult lowerL2Norm(L2NormOp op, StageContext &ctx);

@@ -2,7 +2,8 @@
 
 // kda.intra_diag, exact path: one program per (chunk, batch x value head)
 // along x; an scf.for over the sub-chunks that have rows, min(4, ceil(rows
-// left / 16)), and in it an scf.for over K tiles: over the [BK, 16, 16]
+// left / 16)), and in it an scf.for over K tiles of up to 128 columns
+// (folded away here: K = 64 is one tile): over the [BK, 16, 16]
 // space of columns and row pairs (operands transposed to [BK, 16]), the pairwise decays 2^(G_i - G_j) of the
 // rows n > i >= j times q_i k_j and k_i k_j, summed along K into both
 // blocks. Then the masks, scale, beta and the stores of the Aqk
@@ -43,36 +44,37 @@
 // n = min(16, rows left) valid rows in the sub-chunk.
 // CHECK: %[[LEFT:.*]] = arith.subi %[[TK]], %[[SROW]] : index
 // CHECK: %[[NR:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
-// CHECK: %[[ACC:.*]]:2 = scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
-// CHECK: tile.load %[[KQ]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
-// CHECK: tile.load %[[KK]][%[[BATCH]], %[[SROW]], %[[H]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x32xbf16>
-// CHECK: %[[GS:.*]] = tile.load %[[KG]][%[[BATCH]], %[[SROW]], %[[HV]], %[[COL]]] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
+// K = 64 fits one K tile (up to 128 columns): no K loop.
+// CHECK-NOT: scf.for
+// CHECK: tile.load %[[KQ]][%[[BATCH]], %[[SROW]], %[[H]], %c0] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x64xbf16>
+// CHECK: tile.load %[[KK]][%[[BATCH]], %[[SROW]], %[[H]], %c0] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x2x64xbf16> -> tensor<16x64xbf16>
+// CHECK: %[[GS:.*]] = tile.load %[[KG]][%[[BATCH]], %[[SROW]], %[[HV]], %c0] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x64xf32>
 // The operands are transposed to [BK, 16] tiles; over (d, i, j) the
 // decays 2^(G_i - G_j) multiply q_i k_j and k_i k_j, summed along d; the
 // pairs (i, j) outside rows i < n, i >= j are dropped after the sums (one
 // select per pair, not per column).
-// CHECK: %[[GT:.*]] = tile.trans %[[GS]] : tensor<16x32xf32> -> tensor<32x16xf32>
-// CHECK: %[[GJ:.*]] = tile.broadcast %[[GT]] dims [1] : tensor<32x16xf32> -> tensor<32x16x16xf32>
-// CHECK: %[[GI:.*]] = tile.broadcast %[[GT]] dims [2] : tensor<32x16xf32> -> tensor<32x16x16xf32>
-// CHECK: %[[DG:.*]] = arith.subf %[[GI]], %[[GJ]] : tensor<32x16x16xf32>
-// CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<32x16x16xf32>
-// CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<32x16x16xf32>
+// CHECK: %[[GT:.*]] = tile.trans %[[GS]] : tensor<16x64xf32> -> tensor<64x16xf32>
+// CHECK: %[[GJ:.*]] = tile.broadcast %[[GT]] dims [1] : tensor<64x16xf32> -> tensor<64x16x16xf32>
+// CHECK: %[[GI:.*]] = tile.broadcast %[[GT]] dims [2] : tensor<64x16xf32> -> tensor<64x16x16xf32>
+// CHECK: %[[DG:.*]] = arith.subf %[[GI]], %[[GJ]] : tensor<64x16x16xf32>
+// CHECK: %[[E:.*]] = math.exp2 %[[DG]] : tensor<64x16x16xf32>
+// CHECK: %[[KE:.*]] = arith.mulf %{{.*}}, %[[E]] : tensor<64x16x16xf32>
 // CHECK-NOT: arith.select
-// CHECK: arith.mulf %{{.*}}, %[[KE]] : tensor<32x16x16xf32>
-// CHECK: %[[SQK:.*]] = tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
-// CHECK: arith.mulf %{{.*}}, %[[KE]] : tensor<32x16x16xf32>
-// CHECK: %[[SKK:.*]] = tile.reduce add %{{.*}} dim 0 : tensor<32x16x16xf32> -> tensor<16x16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[KE]] : tensor<64x16x16xf32>
+// CHECK: %[[SQK:.*]] = tile.reduce add %{{.*}} dim 0 : tensor<64x16x16xf32> -> tensor<16x16xf32>
+// CHECK: arith.mulf %{{.*}}, %[[KE]] : tensor<64x16x16xf32>
+// CHECK: %[[SKK:.*]] = tile.reduce add %{{.*}} dim 0 : tensor<64x16x16xf32> -> tensor<16x16xf32>
 // CHECK: tile.iota dim 0 : tensor<16x16xi32>
 // CHECK: %[[ROWSIN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<16x16xi32>
 // CHECK: %[[TRI:.*]] = tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
 // CHECK: %[[PAIRS:.*]] = arith.andi %[[ROWSIN]], %[[TRI]] : tensor<16x16xi1>
 // CHECK: arith.select %[[PAIRS]], %[[SQK]], %{{.*}} : tensor<16x16xi1>, tensor<16x16xf32>
 // CHECK: arith.select %[[PAIRS]], %[[SKK]], %{{.*}} : tensor<16x16xi1>, tensor<16x16xf32>
-// CHECK: scf.yield
 // No tensor-core dot on the exact path.
 // CHECK-NOT: tile.dot
-// Aqk = scale * tril0, Akk = beta (by rows) * tril-1.
-// CHECK: tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
+// Aqk = scale * tril0 (the mask above, merged by CSE), Akk = beta (by
+// rows) * tril-1.
+// CHECK: arith.select %[[TRI]], %{{.*}}, %{{.*}} : tensor<16x16xi1>, tensor<16x16xf32>
 // CHECK: %[[BETA0:.*]] = tile.load %[[KB]][%[[BATCH]], %[[SROW]], %[[HV]]] bounds [%[[TK]]] dims [1] : memref<?x?x4xf32> -> tensor<16xf32>
 // CHECK: tile.broadcast %[[BETA0]] dims [1] : tensor<16xf32> -> tensor<16x16xf32>
 // CHECK: tile.tri_mask lower diagonal -1 : tensor<16x16xi1>

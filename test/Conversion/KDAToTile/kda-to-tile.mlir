@@ -25,10 +25,10 @@
 // CHECK: %[[BH:.*]] = arith.divui %[[REST]], %{{.*}} : index
 // CHECK-NOT: tile.program_id
 // CHECK: scf.if
-// CHECK: %[[X:.*]] = tile.load %[[KG]][{{.*}}] bounds [{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x32xf32>
-// CHECK: %[[S:.*]] = tile.scan add %[[X]] dim 0 : tensor<64x32xf32>
-// CHECK: %[[L:.*]] = tile.splat %{{.*}} : f32 -> tensor<64x32xf32>
-// CHECK: %[[R:.*]] = arith.mulf %[[S]], %[[L]] : tensor<64x32xf32>
+// CHECK: %[[X:.*]] = tile.load %[[KG]][{{.*}}] bounds [{{.*}}] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x64xf32>
+// CHECK: %[[S:.*]] = tile.scan add %[[X]] dim 0 : tensor<64x64xf32>
+// CHECK: %[[L:.*]] = tile.splat %{{.*}} : f32 -> tensor<64x64xf32>
+// CHECK: %[[R:.*]] = arith.mulf %[[S]], %[[L]] : tensor<64x64xf32>
 // CHECK: tile.store %[[R]], %[[KOUT]][{{.*}}] bounds [{{.*}}] dims [1, 3]
 func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
   %G = kda.gate_cumsum %g : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
@@ -38,8 +38,8 @@ func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
 // -----
 
 // Varlen: floor(T / BT) + N chunk programs per (K tile, batch x head), each
-// finding its sequence with tile.varlen_chunk; K = 60 is covered by two
-// 32-wide tiles.
+// finding its sequence with tile.varlen_chunk; K = 60 is covered by one
+// 64-wide tile (a precomputed gate's K tiles are 64 wide).
 
 // CHECK-LABEL: func.func @gate_varlen
 // CHECK-SAME: (%[[G:.*]]: memref<1x?x2x60xbf16>, %[[CU:.*]]: memref<?xi64>, %[[OUT:.*]]: memref<1x?x2x60xf32>)
@@ -54,8 +54,8 @@ func.func @gate_precomputed(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
 // CHECK: func.func @gate_varlen_gate_cumsum_0
 // CHECK: %{{.*}}, %[[C:.*]], %[[BOS:.*]], %[[LENGTH:.*]], %[[OK:.*]] = tile.varlen_chunk %{{.*}}, %{{.*}} chunk_size 32 : memref<?xi64>
 // CHECK: scf.if %[[OK]]
-// CHECK: tile.load {{.*}} : memref<1x?x2x60xbf16> -> tensor<32x32xbf16>
-// CHECK: arith.extf {{.*}} : tensor<32x32xbf16> to tensor<32x32xf32>
+// CHECK: tile.load {{.*}} : memref<1x?x2x60xbf16> -> tensor<32x64xbf16>
+// CHECK: arith.extf {{.*}} : tensor<32x64xbf16> to tensor<32x64xf32>
 // CHECK: tile.scan add
 func.func @gate_varlen(%g: tensor<1x?x2x60xbf16>, %cu: tensor<?xi64>) -> tensor<1x?x2x60xf32> {
   %G = kda.gate_cumsum %g cu_seqlens %cu {chunk_size = 32 : i64}
