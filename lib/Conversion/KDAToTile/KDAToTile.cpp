@@ -185,8 +185,8 @@ struct ConvertKDAToTilePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // K tiles are whole 16-byte pieces of rows of any element type.
-    if (blockK < 0 || (blockK > 0 && (blockK % 8 != 0 ||
-                                      !llvm::isPowerOf2_64(blockK)))) {
+    if (blockK < 0 ||
+        (blockK > 0 && (blockK < 8 || !llvm::isPowerOf2_64(blockK)))) {
       mlir::emitError(module.getLoc())
           << "block-k must be 0 (each kernel's default) or a power of 2 of "
              "at least 8, got "
