@@ -43,18 +43,22 @@ using namespace mlir::kda;
 /// Rows of a sub-chunk (BC); the op verifier guarantees sub_chunk_size = 16.
 static constexpr int64_t kBC = 16;
 
-/// Threads per inter_solve program on the GPU (4 warps).
-static constexpr int64_t kInterSolveThreads = 128;
+/// Threads per inter_solve program on the GPU (2 warps). With 4 warps the
+/// kernel ran 790 us at B=1, T=8192, H=HV=96, K=128 on an H200 (80
+/// registers, ptxas spilling a few bytes), with 2 warps 716 us (no spill)
+/// and with 1 warp 1.05 ms.
+static constexpr int64_t kInterSolveThreads = 64;
 
 /// Default width of the K tiles (kTileWidth): 64 ran 792 -> 917 us at
 /// B=1, T=8192, H=HV=96, K=128 on an H200, 128 and 16 1.29 ms.
 static constexpr int64_t kInterSolveBlockK = 32;
 
-/// Register limit per thread (tile.max_registers). Left to itself, ptxas
-/// takes 168 registers: 3 blocks per SM. At 80 (6 blocks; ptxas spills a
-/// few bytes) the kernel ran 1.40 -> 0.92 ms on an H200 at B=1, T=8192,
-/// H=HV=96, K=128 (safe gate: 1.33 -> 0.88 ms).
-static constexpr int64_t kInterSolveRegisters = 80;
+/// Register limit per thread (tile.max_registers). With 4 warps and no
+/// limit ptxas took 168 registers (3 blocks per SM) and the kernel ran
+/// 1.40 ms, with a limit of 80 0.92 ms. With 2 warps ptxas takes about 110
+/// without a limit; 128 keeps it from growing past 4 blocks' worth of the
+/// register file, 96 (no spill either) ran 729 against 716 us.
+static constexpr int64_t kInterSolveRegisters = 128;
 
 namespace {
 

@@ -3,9 +3,10 @@
 // The inter-chunk state recurrence (fla's chunk_gated_delta_rule_fwd_h): one
 // program per (V tile of BV columns, sequence * value head), numbered along
 // the grid's x axis. Each program owns the columns [v0, v0 + BV) of the
-// state S of one (sequence, value head), held as ceil(K / 64) f32 tiles of
-// [64, BV] (rows [64 i, 64 i + 64) of K), and walks its sequence's chunks in
-// order in an scf.for that carries those tiles:
+// state S of one (sequence, value head), held as f32 tiles of [BK, BV]
+// (rows [BK i, BK i + BK) of K; one tile of BK = 64 or 128 rows up to
+// K = 128, ceil(K / 64) tiles of 64 rows above), and walks its sequence's
+// chunks in order in an scf.for that carries those tiles:
 //
 //  1. h[slot] = rd(S), where slot is the global chunk id (the chunk index
 //     for fixed length; chunk_offsets[n] + c for varlen, with chunk_offsets
@@ -37,13 +38,22 @@
 using namespace mlir;
 using namespace mlir::kda;
 
-/// Rows of K per state tile (fla's blockdim64 kernel).
-static constexpr int64_t kBK = 64;
+/// Rows of K per state tile: the whole state in one [64, BV] or [128, BV]
+/// tile up to K = 128, else tiles of 64 rows. At B=1, T=8192, H=HV=96,
+/// K=V=128 on an H200, one [128, 32] tile ran 681 -> 602 us against two of
+/// [64, 32] (one dot per product and per chunk instead of two).
+static int64_t stateTileRows(int64_t k) {
+  if (k <= 64)
+    return 64;
+  return k <= 128 ? 128 : 64;
+}
 
-/// Columns of V per program.
+/// Columns of V per program. 16 (twice the programs) ran 876 us and 64
+/// (with 8 warps) 702 us against 602 at the shape above.
 static constexpr int64_t kBV = 32;
 
-/// Threads per state_scan program on the GPU (4 warps).
+/// Threads per state_scan program on the GPU (4 warps; 2 and 8 ran 611
+/// and 836 us against 602 at the shape above).
 static constexpr int64_t kStateScanThreads = 128;
 
 namespace {
@@ -118,16 +128,15 @@ struct StateScanKernel {
   Value batch, seq, head, v0;
   // Static sizes.
   int64_t kDim = 0, vDim = 0, bt = 0, numKTiles = 0;
+  /// Rows of K per state tile (stateTileRows).
+  int64_t kBK = 64;
   bool vkLayout = false;
   /// Element type of kg, w and h, and of u and v_new.
   Type ioType, vType;
 
   OpBuilder &b() { return t.b; }
   Location loc() { return t.loc; }
-  ArrayRef<int64_t> stateShape() {
-    static constexpr int64_t shape[] = {kBK, kBV};
-    return shape;
-  }
+  SmallVector<int64_t, 2> stateShape() { return {kBK, kBV}; }
   /// First K row of state tile `i`.
   Value kRow(int64_t i) { return t.index(i * kBK); }
 
@@ -375,7 +384,8 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
   body.kDim = k;
   body.vDim = v;
   body.bt = bt;
-  body.numKTiles = (k + kBK - 1) / kBK;
+  body.kBK = stateTileRows(k);
+  body.numKTiles = (k + body.kBK - 1) / body.kBK;
   body.vkLayout = vk;
   body.ioType = kgType.getElementType();
   body.vType = uType.getElementType();

@@ -39,11 +39,11 @@ using namespace mlir::kda;
 /// Threads per wy_recompute program on the GPU (4 warps).
 static constexpr int64_t kWYThreads = 128;
 
-/// Register limit per thread (tile.max_registers). Left to itself, ptxas
-/// takes 122 registers: 4 blocks per SM. At 96 (5 blocks, as many as its
-/// shared memory allows) the kernel ran 624 -> 585 us on an H200 at B=1,
-/// T=8192, H=HV=96, K=V=128.
-static constexpr int64_t kWYRegisters = 96;
+/// Register limit per thread (tile.max_registers). At B=1, T=8192,
+/// H=HV=96, K=V=128 on an H200 the kernel ran 488 us at 96 (ptxas spills
+/// 164 bytes), 424 at 128 (12 bytes), 462 at 144, 458 at 160 and 575
+/// with no limit (192 registers).
+static constexpr int64_t kWYRegisters = 128;
 
 /// Widest K or V tile of a program: [BT, 64] f32 tiles next to the
 /// [BT, BT] block of M.

@@ -1,8 +1,8 @@
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s
 
 // kda.state_scan: one program per (V tile of 32 columns, batch x value
-// head) along x; the state is carried as ceil(K / 64) f32 tiles of [64, 32]
-// through an scf.for over the chunks: store h = rd(S), v_new = u - w rd(S),
+// head) along x; the state is carried as f32 tiles of [128, 32] (one tile
+// for K <= 128; [64, 32] tiles for K <= 64 or K > 128) through an scf.for over the chunks: store h = rd(S), v_new = u - w rd(S),
 // then S = S * 2^G_last + kg^T rd(v_new).
 
 // CHECK-LABEL: func.func @fixed_kv
@@ -24,41 +24,34 @@
 // CHECK: %[[HEAD:.*]] = arith.remui %[[BH]], %c8 : index
 // CHECK: %[[V0:.*]] = arith.muli %[[VT]], %c32 : index
 // CHECK: %[[T:.*]] = memref.dim %[[KKG]], %c1
-// The initial state, two K tiles.
-// CHECK: %[[S0:.*]] = tile.load %[[KH0]][%[[BATCH]], %[[HEAD]], %c0, %[[V0]]] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<64x32xf32>
-// CHECK: %[[S1:.*]] = tile.load %[[KH0]][%[[BATCH]], %[[HEAD]], %c64, %[[V0]]] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<64x32xf32>
+// K <= 128: the initial state is one [128, 32] tile.
+// CHECK: %[[S0:.*]] = tile.load %[[KH0]][%[[BATCH]], %[[HEAD]], %c0, %[[V0]]] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<128x32xf32>
 // CHECK: %[[NT:.*]] = arith.ceildivui %[[T]], %c64 : index
-// CHECK: %[[LOOP:.*]]:2 = scf.for %[[C:.*]] = %c0 to %[[NT]] step %c1 iter_args(%[[A0:.*]] = %[[S0]], %[[A1:.*]] = %[[S1]]) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
+// CHECK: %[[LOOP:.*]] = scf.for %[[C:.*]] = %c0 to %[[NT]] step %c1 iter_args(%[[A0:.*]] = %[[S0]]) -> (tensor<128x32xf32>) {
 // CHECK: %[[ROW:.*]] = arith.muli %[[C]], %c64 : index
-// CHECK: %[[R0:.*]] = arith.truncf %[[A0]] : tensor<64x32xf32> to tensor<64x32xbf16>
-// CHECK: tile.store %[[R0]], %[[KH]][%[[BATCH]], %[[C]], %[[HEAD]], %c0, %[[V0]]] dims [3, 4]
-// CHECK: %[[R1:.*]] = arith.truncf %[[A1]]
-// CHECK: tile.store %[[R1]], %[[KH]][%[[BATCH]], %[[C]], %[[HEAD]], %c64, %[[V0]]] dims [3, 4]
-// CHECK: %[[W0:.*]] = tile.load %[[KW]][%[[BATCH]], %[[ROW]], %[[HEAD]], %c0] bounds [%[[T]], %c128] dims [1, 3] : memref<?x?x8x128xbf16> -> tensor<64x64xbf16>
-// CHECK: %[[D0:.*]] = tile.dot %[[W0]], %[[R0]], %{{.*}} : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
-// CHECK: %[[W1:.*]] = tile.load %[[KW]][%[[BATCH]], %[[ROW]], %[[HEAD]], %c64]
-// CHECK: %[[D1:.*]] = tile.dot %[[W1]], %[[R1]], %[[D0]]
+// CHECK: %[[R0:.*]] = arith.truncf %[[A0]] : tensor<128x32xf32> to tensor<128x32xbf16>
+// CHECK: tile.store %[[R0]], %[[KH]][%[[BATCH]], %[[C]], %[[HEAD]], %c0, %[[V0]]] dims [3, 4] : tensor<128x32xbf16>
+// CHECK: %[[W0:.*]] = tile.load %[[KW]][%[[BATCH]], %[[ROW]], %[[HEAD]], %c0] bounds [%[[T]], %c128] dims [1, 3] : memref<?x?x8x128xbf16> -> tensor<64x128xbf16>
+// CHECK: %[[D0:.*]] = tile.dot %[[W0]], %[[R0]], %{{.*}} : tensor<64x128xbf16>, tensor<128x32xbf16> -> tensor<64x32xf32>
 // CHECK: %[[UT:.*]] = tile.load %[[KU]][%[[BATCH]], %[[ROW]], %[[HEAD]], %[[V0]]] bounds [%[[T]], %c128] dims [1, 3] : memref<?x?x8x128xbf16> -> tensor<64x32xbf16>
 // CHECK: %[[UF:.*]] = arith.extf %[[UT]]
-// CHECK: %[[VNF:.*]] = arith.subf %[[UF]], %[[D1]] : tensor<64x32xf32>
+// CHECK: %[[VNF:.*]] = arith.subf %[[UF]], %[[D0]] : tensor<64x32xf32>
 // CHECK: %[[VNB:.*]] = arith.truncf %[[VNF]] : tensor<64x32xf32> to tensor<64x32xbf16>
 // CHECK: tile.store %[[VNB]], %[[KVN]][%[[BATCH]], %[[ROW]], %[[HEAD]], %[[V0]]] bounds [%[[T]], %c128] dims [1, 3]
 // G_last: G at the chunk's last valid row, min(row + 64, T) - 1.
 // CHECK: %[[END:.*]] = arith.addi %[[ROW]], %c64 : index
 // CHECK: %[[LASTP1:.*]] = arith.minsi %[[END]], %[[T]] : index
 // CHECK: %[[LAST:.*]] = arith.subi %[[LASTP1]], %c1 : index
-// CHECK: %[[GL:.*]] = tile.load %[[KGG]][%[[BATCH]], %[[LAST]], %[[HEAD]], %c0] bounds [%c128] dims [3] : memref<?x?x8x128xf32> -> tensor<64xf32>
+// CHECK: %[[GL:.*]] = tile.load %[[KGG]][%[[BATCH]], %[[LAST]], %[[HEAD]], %c0] bounds [%c128] dims [3] : memref<?x?x8x128xf32> -> tensor<128xf32>
 // One exp2 per row of K, then broadcast over the V columns.
-// CHECK: %[[GLE:.*]] = math.exp2 %[[GL]] : tensor<64xf32>
-// CHECK: %[[DEC:.*]] = tile.broadcast %[[GLE]] dims [1] : tensor<64xf32> -> tensor<64x32xf32>
+// CHECK: %[[GLE:.*]] = math.exp2 %[[GL]] : tensor<128xf32>
+// CHECK: %[[DEC:.*]] = tile.broadcast %[[GLE]] dims [1] : tensor<128xf32> -> tensor<128x32xf32>
 // CHECK: %[[KG0:.*]] = tile.load %[[KKG]][%[[BATCH]], %[[ROW]], %[[HEAD]], %c0] bounds [%[[T]], %c128] dims [1, 3]
 // CHECK: %[[SD:.*]] = arith.mulf %[[A0]], %[[DEC]]
-// CHECK: %[[KGT:.*]] = tile.trans %[[KG0]] : tensor<64x64xbf16> -> tensor<64x64xbf16>
-// CHECK: %[[N0:.*]] = tile.dot %[[KGT]], %[[VNB]], %[[SD]] : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
-// CHECK: %[[N1:.*]] = tile.dot
-// CHECK: scf.yield %[[N0]], %[[N1]]
-// CHECK: tile.store %[[LOOP]]#0, %[[KHT]][%[[BATCH]], %[[HEAD]], %c0, %[[V0]]] dims [2, 3] : tensor<64x32xf32>, memref<?x8x128x128xf32>
-// CHECK: tile.store %[[LOOP]]#1, %[[KHT]][%[[BATCH]], %[[HEAD]], %c64, %[[V0]]] dims [2, 3]
+// CHECK: %[[KGT:.*]] = tile.trans %[[KG0]] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+// CHECK: %[[N0:.*]] = tile.dot %[[KGT]], %[[VNB]], %[[SD]] : tensor<128x64xbf16>, tensor<64x32xbf16> -> tensor<128x32xf32>
+// CHECK: scf.yield %[[N0]]
+// CHECK: tile.store %[[LOOP]], %[[KHT]][%[[BATCH]], %[[HEAD]], %c0, %[[V0]]] dims [2, 3] : tensor<128x32xf32>, memref<?x8x128x128xf32>
 func.func @fixed_kv(%kg: tensor<?x?x8x128xbf16>, %w: tensor<?x?x8x128xbf16>, %u: tensor<?x?x8x128xbf16>,
                     %G: tensor<?x?x8x128xf32>, %h0: tensor<?x8x128x128xf32>)
     -> (tensor<?x?x8x128x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x8x128x128xf32>) {
@@ -95,21 +88,21 @@ func.func @fixed_kv(%kg: tensor<?x?x8x128xbf16>, %w: tensor<?x?x8x128xbf16>, %u:
 // CHECK: %[[EOS:.*]] = arith.index_cast %[[EOS64]] : i64 to index
 // CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %c0 to %[[SEQ]] step %c1 iter_args(%{{.*}} = %c0) -> (index) {
 // CHECK: arith.ceildivui %{{.*}}, %c32 : index
-// CHECK: %[[ZERO:.*]] = tile.splat %{{.*}} : f32 -> tensor<64x32xf32>
+// CHECK: %[[ZERO:.*]] = tile.splat %{{.*}} : f32 -> tensor<128x32xf32>
 // CHECK: %[[LEN:.*]] = arith.subi %[[EOS]], %[[BOS]] : index
 // CHECK: %[[NC:.*]] = arith.ceildivui %[[LEN]], %c32 : index
-// CHECK: %{{.*}}:2 = scf.for %[[C:.*]] = %c0 to %[[NC]] step %c1 iter_args(%{{.*}} = %[[ZERO]], %{{.*}} = %[[ZERO]])
+// CHECK: %{{.*}} = scf.for %[[C:.*]] = %c0 to %[[NC]] step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (tensor<128x32xf32>)
 // CHECK: %[[ROW:.*]] = arith.addi %[[BOS]], %{{.*}} : index
 // CHECK: %[[SLOT:.*]] = arith.addi %[[FIRST]], %[[C]] : index
-// CHECK: %[[HT0:.*]] = tile.trans %{{.*}} : tensor<64x32xf16> -> tensor<32x64xf16>
-// CHECK: tile.store %[[HT0]], %[[KH]][%c0, %[[SLOT]], %[[HEAD]], %{{.*}}, %c0] dims [3, 4] : tensor<32x64xf16>, memref<1x?x4x60x100xf16>
+// CHECK: %[[HT0:.*]] = tile.trans %{{.*}} : tensor<128x32xf16> -> tensor<32x128xf16>
+// CHECK: tile.store %[[HT0]], %[[KH]][%c0, %[[SLOT]], %[[HEAD]], %{{.*}}, %c0] dims [3, 4] : tensor<32x128xf16>, memref<1x?x4x60x100xf16>
 // CHECK: tile.load %[[KU]][%c0, %[[ROW]], %[[HEAD]], %{{.*}}] bounds [%[[EOS]], %c60] dims [1, 3] : memref<1x?x4x60xf32> -> tensor<32x32xf32>
 // CHECK: %[[VNF:.*]] = arith.subf
 // CHECK: tile.store %[[VNF]], %[[KVN]][%c0, %[[ROW]], %[[HEAD]], %{{.*}}] bounds [%[[EOS]], %c60] dims [1, 3] : tensor<32x32xf32>, memref<1x?x4x60xf32>
 // CHECK: arith.truncf %[[VNF]] : tensor<32x32xf32> to tensor<32x32xf16>
 // CHECK: arith.minsi %{{.*}}, %[[EOS]] : index
-// CHECK: tile.trans %{{.*}} : tensor<64x32xf32> -> tensor<32x64xf32>
-// CHECK: tile.store %{{.*}}, %[[KHT]][%[[SEQ]], %[[HEAD]], %{{.*}}, %c0] dims [2, 3] : tensor<32x64xf32>, memref<?x4x60x100xf32>
+// CHECK: tile.trans %{{.*}} : tensor<128x32xf32> -> tensor<32x128xf32>
+// CHECK: tile.store %{{.*}}, %[[KHT]][%[[SEQ]], %[[HEAD]], %{{.*}}, %c0] dims [2, 3] : tensor<32x128xf32>, memref<?x4x60x100xf32>
 func.func @varlen_vk(%kg: tensor<1x?x4x100xf16>, %w: tensor<1x?x4x100xf16>, %u: tensor<1x?x4x60xf32>,
                      %G: tensor<1x?x4x100xf32>, %cu: tensor<?xi64>)
     -> (tensor<1x?x4x60x100xf16>, tensor<1x?x4x60xf32>, tensor<?x4x60x100xf32>) {
