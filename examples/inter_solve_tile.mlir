@@ -10,7 +10,7 @@
 // command does (test/Examples/examples.test checks it).
 //
 // The host function is the launch plan: B * HV * ceil(T / 64) programs.
-func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16>, %arg2: memref<?x?x4x64xf32>, %arg3: memref<?x?x4xf32>, %arg4: memref<?x?x4x64xbf16>, %arg5: memref<?x?x4x16xf32>, %arg6: memref<?x?x4x64xbf16>, %arg7: memref<?x?x4x64xbf16>) attributes {kda.arg_dims = ["B,T,4,64", "B,T,4,64", "B,T,4,64", "B,T,4", "B,T,4,64", "B,T,4,16", "B,T,4,64", "B,T,4,64"], kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "Aqk_out", "M"], kda.entry, kda.key = {H = "4", HV = "4", K = "64", chunk = "64", partial = "Aqk_out", precision = "tf32", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64} {
+func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16>, %arg2: memref<?x?x4x64xf32>, %arg3: memref<?x?x4xf32>, %arg4: memref<?x?x4x64xbf16>, %arg5: memref<?x?x4x16xf32>, %arg6: memref<?x?x4x64xbf16>, %arg7: memref<?x?x4x64xbf16>) attributes {kda.arg_dims = ["B,T,4,64", "B,T,4,64", "B,T,4,64", "B,T,4", "B,T,4,64", "B,T,4,16", "B,T,4,64", "B,T,4,64"], kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "Aqk_out", "M"], kda.entry, kda.key = {H = "4", HV = "4", K = "64", chunk = "64", precision = "tf32", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64} {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %c64 = arith.constant 64 : index
@@ -259,14 +259,18 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
     %Ai30 = arith.negf %85 : tensor<16x16xf32>
     // =====================================================================
     // Stores, rows before T only, per sub-chunk with rows: Aqk_out gets
-    // the diagonal block of Aqk (copied) and the off-diagonal blocks; M
-    // gets all 64 columns: Ai_IJ for J <= I, zeros above.
+    // all 64 columns: the diagonal block of Aqk (copied), the blocks left
+    // of it, zeros right of it; M gets all 64 columns: Ai_IJ for J <= I,
+    // zeros above.
     // =====================================================================
     %87 = tile.load %Aqk[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
     tile.store %87, %Aqk_out[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    %zero_bf16 = arith.truncf %zero : tensor<16x16xf32> to tensor<16x16xbf16>
+    tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc0, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc0, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc0, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
     %88 = arith.truncf %Ai00 : tensor<16x16xf32> to tensor<16x16xbf16>
     tile.store %88, %M[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-    %zero_bf16 = arith.truncf %zero : tensor<16x16xf32> to tensor<16x16xbf16>
     tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
     tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
     tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
@@ -277,6 +281,8 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
       tile.store %93, %Aqk_out[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
       %94 = arith.truncf %Aqk10 : tensor<16x16xf32> to tensor<16x16xbf16>
       tile.store %94, %Aqk_out[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc1, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc1, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
       %95 = arith.truncf %Ai10 : tensor<16x16xf32> to tensor<16x16xbf16>
       tile.store %95, %M[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
       %96 = arith.truncf %Ai11 : tensor<16x16xf32> to tensor<16x16xbf16>
@@ -293,6 +299,7 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
       tile.store %94, %Aqk_out[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
       %95 = arith.truncf %Aqk21 : tensor<16x16xf32> to tensor<16x16xbf16>
       tile.store %95, %Aqk_out[%i_b, %i_tc2, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc2, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
       %96 = arith.truncf %Ai20 : tensor<16x16xf32> to tensor<16x16xbf16>
       tile.store %96, %M[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
       %97 = arith.truncf %Ai21 : tensor<16x16xf32> to tensor<16x16xbf16>

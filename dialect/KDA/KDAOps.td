@@ -215,9 +215,10 @@ def KDA_InterSolveOp : KDA_Op<"inter_solve", [Pure]> {
     `M_IJ = -D_I * sum_{m = J .. I-1} Akk_Im * M_mJ`. The 16x16 merge products
     run at `precision` (`ieee`, `tf32` or `tf32x3`; default `tf32`).
 
-    `Aqk_out` is `Aqk` with the off-diagonal blocks filled in. `M` is
-    `[B, T, HV, BT]` in the element type of `q`, zero above the diagonal
-    blocks. Operand shapes are as for `kda.intra_diag`, plus
+    `Aqk_out` is `Aqk` with the blocks below the diagonal blocks filled in
+    and zeros in the blocks above them (inside a diagonal block, above its
+    diagonal, it holds what `Aqk` holds there). `M` is `[B, T, HV, BT]` in
+    the element type of `q`, zero above the diagonal blocks. Operand shapes are as for `kda.intra_diag`, plus
     `Aqk : [B, T, HV, BT]` (element type of `q`) and `Akkd : [B, T, HV, BC]`
     (fp32).
 

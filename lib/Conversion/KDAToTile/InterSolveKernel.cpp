@@ -15,9 +15,10 @@
 //     the inverses);
 //  4. merges the blocks into M = (I + Akk)^-1 with 16x16 dots at the op's
 //     precision;
-//  5. stores, for every sub-chunk that has rows: the Aqk row block (the
-//     input's diagonal block copied, the off-diagonal blocks computed) and
-//     all BT columns of the M row block, zeros above the block diagonal.
+//  5. stores, for every sub-chunk that has rows, all BT columns of its Aqk
+//     row block (the input's diagonal block copied, the blocks left of it
+//     computed, zeros right of it) and of its M row block (zeros above the
+//     block diagonal), so that no consumer reads memory nothing wrote.
 //
 // Rows past the sequence end read as 0 and are never stored; accumulators
 // are f32 and outputs are cast to the I/O dtype.
@@ -285,9 +286,9 @@ struct InterSolveKernel {
     }
 
     //===------------------------------------------------------------------===//
-    // 5. Stores, per sub-chunk with rows: the Aqk row block (diagonal block
-    //    copied from the input, off-diagonal blocks computed) and all BT
-    //    columns of the M row block.
+    // 5. Stores, per sub-chunk with rows: all BT columns of the Aqk row block
+    //    (diagonal block copied from the input, blocks left of it computed,
+    //    zeros right of it) and of the M row block.
     //===------------------------------------------------------------------===//
     Value zeroBlock = t.zeros(blockShape);
     for (int64_t i = 0; i < numSub; ++i) {
@@ -307,8 +308,10 @@ struct InterSolveKernel {
                             ValueRange{batch, row, head, t.index(i * kBC)},
                             ValueRange{rowEnd, t.index(bt)},
                             b().getDenseI64ArrayAttr({1, 3}));
-      for (int64_t j = 0; j < i; ++j)
-        storeBlock(aqkAcc[pairIndex(i, j)], aqkOut, row, j);
+      for (int64_t j = 0; j < numSub; ++j)
+        if (j != i)
+          storeBlock(j < i ? aqkAcc[pairIndex(i, j)] : zeroBlock, aqkOut, row,
+                     j);
       for (int64_t j = 0; j < numSub; ++j)
         storeBlock(j <= i ? mBlocks[i][j] : zeroBlock, m, row, j);
     }
@@ -351,8 +354,6 @@ LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
   ctx.addKey("safe_gate", op.getSafeGate() ? "1" : "0");
   ctx.addKey("precision", stringifySolvePrecision(op.getPrecision()));
   ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
-  // Aqk_out above the diagonal 16x16 blocks is left unwritten (like fla).
-  ctx.addKey("partial", "Aqk_out");
 
   // Kernel arguments: q, k, G, beta, Aqk, Akkd, Aqk_out, M, [cu_seqlens].
   SmallVector<Value> args;

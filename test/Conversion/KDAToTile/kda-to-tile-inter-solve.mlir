@@ -10,7 +10,7 @@
 // CHECK-SAME: (%[[Q:[^:]*]]: memref<?x?x2x64xbf16>, %[[K:[^:]*]]: memref<?x?x2x64xbf16>, %[[G:[^:]*]]: memref<?x?x4x64xf32>, %[[BETA:[^:]*]]: memref<?x?x4xf32>, %[[AQK:[^:]*]]: memref<?x?x4x64xbf16>, %[[AKKD:[^:]*]]: memref<?x?x4x16xf32>, %[[AQKO:[^:]*]]: memref<?x?x4x64xbf16>, %[[M:[^:]*]]: memref<?x?x4x64xbf16>)
 // CHECK-SAME: kda.arg_dims = ["B,T,2,64", "B,T,2,64", "B,T,4,64", "B,T,4", "B,T,4,64", "B,T,4,16", "B,T,4,64", "B,T,4,64"]
 // CHECK-SAME: kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "Aqk_out", "M"]
-// CHECK-SAME: kda.key = {H = "2", HV = "4", K = "64", chunk = "64", partial = "Aqk_out", precision = "tf32x3", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64}
+// CHECK-SAME: kda.key = {H = "2", HV = "4", K = "64", chunk = "64", precision = "tf32x3", program = "inter_solve", safe_gate = "0", scale = "0.125", varlen = "0"}, kda.num_inputs = 6 : i64}
 // CHECK-DAG: %[[T:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
 // CHECK-DAG: %[[NT:.*]] = arith.ceildivui %[[T]], %{{.*}} : index
 // CHECK-DAG: %[[B:.*]] = memref.dim %[[G]], %{{.*}} : memref<?x?x4x64xf32>
@@ -79,17 +79,20 @@
 // The merge: 16 dots of 16x16 blocks at the op's precision.
 // CHECK-COUNT-16: tile.dot {{.*}} precision = tf32x3 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
 
-// Stores of sub-chunk 0: the Aqk diagonal block copied, the M row block
-// (D_0 and three zero blocks); then one scf.if per further sub-chunk.
+// Stores of sub-chunk 0: the Aqk row block (the diagonal block copied,
+// zeros right of it: no consumer reads memory that nothing wrote), the M
+// row block (D_0 and three zero blocks); then one scf.if per further
+// sub-chunk, each storing all four blocks of both row blocks.
 // CHECK: %[[DIAG:.*]] = tile.load %[[KA]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %{{.*}}] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
 // CHECK: tile.store %[[DIAG]], %[[KAO]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %{{.*}}] dims [1, 3]
+// CHECK-COUNT-3: tile.store %[[ZERO:.*]], %[[KAO]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %{{.*}}] dims [1, 3]
 // CHECK: arith.truncf %{{.*}} : tensor<16x16xf32> to tensor<16x16xbf16>
 // CHECK-COUNT-4: tile.store %{{.*}}, %[[KM]][%[[BATCH]], %[[ROW0]], %[[HV]], %{{.*}}] bounds [%[[TK]], %{{.*}}] dims [1, 3]
 // CHECK: scf.if
-// CHECK-COUNT-2: tile.store %{{.*}}, %[[KAO]]
+// CHECK-COUNT-4: tile.store %{{.*}}, %[[KAO]]
 // CHECK-COUNT-4: tile.store %{{.*}}, %[[KM]]
 // CHECK: scf.if
-// CHECK-COUNT-3: tile.store %{{.*}}, %[[KAO]]
+// CHECK-COUNT-4: tile.store %{{.*}}, %[[KAO]]
 // CHECK-COUNT-4: tile.store %{{.*}}, %[[KM]]
 // CHECK: scf.if
 // CHECK-COUNT-4: tile.store %{{.*}}, %[[KAO]]
@@ -116,7 +119,7 @@ func.func @inter_solve(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
 
 // CHECK-LABEL: func.func @inter_solve_varlen
 // CHECK-SAME: kda.arg_names = ["q", "k", "G", "beta", "Aqk", "Akkd", "cu_seqlens", "Aqk_out", "M"]
-// CHECK-SAME: chunk = "32", partial = "Aqk_out", precision = "ieee", program = "inter_solve", safe_gate = "1", scale = "0.100000001", varlen = "1"
+// CHECK-SAME: chunk = "32", precision = "ieee", program = "inter_solve", safe_gate = "1", scale = "0.100000001", varlen = "1"
 // CHECK-DAG: %[[LEN:.*]] = memref.dim %{{.*}}, %{{.*}} : memref<?xi64>
 // CHECK-DAG: %[[NSEQ:.*]] = arith.subi %[[LEN]], %{{.*}} : index
 // CHECK-DAG: %[[FULL:.*]] = arith.divui %{{.*}}, %{{.*}} : index
