@@ -93,6 +93,39 @@ Value constant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// Copies the first `count` elements of the piece at `at` from
+/// `load.source` into `load.buffer` with plain loads and stores, and writes
+/// zeros over the rest of the piece.
+void emitCutPiece(OpBuilder &b, Location loc, const TileLoad &load,
+                  ArrayRef<Value> at, Value count) {
+  Type element = load.bufferType.getElementType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  auto loop = scf::ForOp::create(b, loc, constant(b, loc, 0),
+                                 constant(b, loc, load.pieceElements),
+                                 constant(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  auto shifted = [&](ArrayRef<Value> base) {
+    SmallVector<Value> indices(base);
+    indices.back() = arith::AddIOp::create(b, loc, indices.back(), e);
+    return indices;
+  };
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, e, count);
+  auto pick = scf::IfOp::create(b, loc, element, inside,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(pick.thenBlock());
+    Value v = memref::LoadOp::create(b, loc, load.source, shifted(at));
+    scf::YieldOp::create(b, loc, v);
+    b.setInsertionPointToStart(pick.elseBlock());
+    scf::YieldOp::create(b, loc, zero);
+  }
+  memref::StoreOp::create(b, loc, pick.getResult(0), load.buffer, shifted(at));
+}
+
 /// Issues the calling thread's pieces of `load`; returns their tokens.
 void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
                      Value tid, int64_t numThreads,
@@ -135,27 +168,38 @@ void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
     } else {
       at.push_back(arith::MulIOp::create(b, loc, index, pieceSize));
     }
-    Value count;
-    SmallVector<Value> from = at;
     if (load.masked) {
       // Elements of the piece inside the box: min(size - col, piece)
       // clamped at 0 along the last dimension, 0 for rows past the box.
       Value left = arith::SubIOp::create(b, loc, sizes.back(), at.back());
-      count = arith::MaxSIOp::create(
+      Value count = arith::MaxSIOp::create(
           b, loc, arith::MinSIOp::create(b, loc, left, pieceSize), zero);
       if (rank == 2) {
         Value rowIn = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                             at[0], sizes[0]);
         count = arith::SelectOp::create(b, loc, rowIn, count, zero);
       }
-      // A piece wholly outside reads nothing; it names the box's origin.
-      Value any =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count, zero);
-      for (Value &i : from)
-        i = arith::SelectOp::create(b, loc, any, i, zero);
+      // Only whole pieces go through cp.async: a piece the box cuts is
+      // copied element by element and the rest of it zero-filled, so that
+      // no copy names bytes past the box (a cp.async with a smaller source
+      // size reads only those bytes but names all of them, and past the end
+      // of an allocation memory checkers report it).
+      Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          count, pieceSize);
+      auto split = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard pieceGuard(b);
+      b.setInsertionPointToStart(split.thenBlock());
+      Value token = nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, load.buffer, at, load.source, at, pieceAttr, Value(),
+          bypassL1);
+      // Committed here: the token does not leave the branch.
+      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{token});
+      b.setInsertionPointToStart(split.elseBlock());
+      emitCutPiece(b, loc, load, at, count);
+      continue;
     }
     Value token = nvgpu::DeviceAsyncCopyOp::create(
-        b, loc, load.buffer, at, load.source, from, pieceAttr, count, bypassL1);
+        b, loc, load.buffer, at, load.source, at, pieceAttr, Value(), bypassL1);
     if (partial) {
       // Committed here: the token does not leave the guard.
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{token});

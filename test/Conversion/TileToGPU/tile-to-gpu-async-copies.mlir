@@ -3,9 +3,10 @@
 // A masked tile load (a zero fill of the whole shared buffer, then a copy
 // of the box that exists into its leading corner) becomes 16-byte cp.async
 // copies: 64 x 32 bf16 is 256 pieces of 8 elements, two per thread of 128.
-// Each piece reads the part of it inside the box (0 to 8 elements) and
-// zero-fills the rest, so the fill is gone from the fast path; a piece
-// wholly outside reads from the box's origin. They run when the global
+// A piece wholly inside the box is one cp.async (committed in its branch);
+// a piece the box cuts, or one wholly outside it, is copied element by
+// element with the rest zero-filled, so that no copy names a byte past the
+// box. The fill is gone from the fast path. They run when the global
 // address and row stride are 16-byte aligned; otherwise the else branch
 // keeps the fill and the copy as thread loops. One barrier before; the
 // wait and the barrier that publish the copies come where the buffer is
@@ -30,12 +31,25 @@
 // CHECK: %[[N:.*]] = arith.maxsi %[[MIN]], %c0
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS:.*]] :
 // CHECK: %[[COUNT:.*]] = arith.select %[[IN]], %[[N]], %c0
-// CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[COUNT]], %c0
-// CHECK: %[[R:.*]] = arith.select %[[ANY]], %[[ROW]], %c0
-// CHECK: %[[C:.*]] = arith.select %[[ANY]], %[[COL]], %c0
-// CHECK: %[[T0:.*]] = nvgpu.device_async_copy %[[SRC]][%[[R]], %[[C]]], %[[WIN]][%[[ROW]], %[[COL]]], 8, %[[COUNT]] {bypassL1}
-// CHECK: %[[T1:.*]] = nvgpu.device_async_copy
-// CHECK: %[[G:.*]] = nvgpu.device_async_create_group %[[T0]], %[[T1]]
+// CHECK: %[[WHOLE:.*]] = arith.cmpi eq, %[[COUNT]], %c8
+// CHECK-NEXT: scf.if %[[WHOLE]] {
+// CHECK-NEXT: %[[T0:.*]] = nvgpu.device_async_copy %[[SRC]][%[[ROW]], %[[COL]]], %[[WIN]][%[[ROW]], %[[COL]]], 8 {bypassL1}
+// CHECK-NEXT: nvgpu.device_async_create_group %[[T0]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.for %[[E:.*]] = %c0 to %c8 step %c1 {
+// CHECK-NEXT: %[[INSIDE:.*]] = arith.cmpi ult, %[[E]], %[[COUNT]]
+// CHECK-NEXT: %[[V:.*]] = scf.if %[[INSIDE]] -> (bf16) {
+// CHECK-NEXT: %[[AT:.*]] = arith.addi %[[COL]], %[[E]]
+// CHECK-NEXT: %[[X:.*]] = memref.load %[[SRC]][%[[ROW]], %[[AT]]]
+// CHECK-NEXT: scf.yield %[[X]] : bf16
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %{{.*}} : bf16
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[TO:.*]] = arith.addi %[[COL]], %[[E]]
+// CHECK-NEXT: memref.store %[[V]], %[[WIN]][%[[ROW]], %[[TO]]]
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_create_group
+// CHECK: %[[G:.*]] = nvgpu.device_async_create_group{{ *$}}
 // CHECK-NOT: cp.async.wait
 // CHECK: } else {
 // CHECK: vector.store %cst, %[[WIN]]
