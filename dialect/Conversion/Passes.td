@@ -262,6 +262,31 @@ def ConvertGPUExp2ToIntrinsicPass
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def PrintTileLayoutsPass : Pass<"kda-print-tile-layouts"> {
+  let summary = "Print which thread holds which element of each laid-out tile";
+  let description = [{
+    For every value whose type is a tile with a `#tile.dist` layout (block
+    arguments and op results, in program order), emits a remark at its
+    definition: the tile type, the elements per thread and the warps the
+    layout tells apart, then one line per lane of warp 0 listing the
+    coordinates of its registers in order, and the offset each warp adds.
+    Changes nothing. It is how a layout is read, and how the lit tests check
+    the coordinate maps against the PTX fragment tables.
+
+    Example (`kda-opt --kda-print-tile-layouts`), for the 16x8 f32
+    accumulator of one m16n8k16 mma.sync:
+
+    ```
+    remark: tile layout of tensor<16x8xf32, #tile.dist<...>>: 4 registers
+      per thread, 1 warp(s)
+      lane 0: (0, 0) (0, 1) (8, 0) (8, 1)
+      lane 1: (0, 2) (0, 3) (8, 2) (8, 3)
+      ...
+      warp offsets: 0: (0, 0)
+    ```
+  }];
+}
+
 def GPUFPContractPass : Pass<"gpu-fp-contract", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Let multiplies and adds in GPU kernels fuse into FMA";
   let description = [{

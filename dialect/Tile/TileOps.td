@@ -34,6 +34,13 @@ def Tile_Dialect : Dialect {
 
     Kernels lower to linalg on tensors (`--convert-tile-to-linalg`), then to
     either GPU blocks or CPU loops.
+
+    A tile may carry a `#tile.dist` layout (a tensor encoding) that says
+    which thread of which warp holds each element, for tiles held in
+    registers; `tile.convert_layout` moves a tile between layouts, and
+    `--kda-print-tile-layouts` prints a layout's thread map. No lowering
+    assigns or consumes layouts yet: the kernels of the forward are lowered
+    without them.
   }];
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
@@ -56,6 +63,8 @@ def Tile_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getScanAttrName() { return "tile.scan"; }
   }];
 }
+
+include "TileLayouts.td"
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
@@ -213,6 +222,38 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     `:` type($a) `,` type($b) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "moves a tile from one distributed layout to another";
+  let description = [{
+    The same tile, held by the threads of the program as the result's
+    `#tile.dist` layout says instead of the input's. Both types carry a
+    `#tile.dist` encoding; inside a kernel with `tile.num_threads`, neither
+    layout may tell apart more warps than the program has. Converting to the
+    same layout folds to the input, and a conversion of a conversion
+    converts the original tile.
+
+    How it runs depends on the two layouts: nothing when only replication
+    differs, register moves within a thread, warp shuffles within a warp,
+    shared memory across warps.
+
+    ```mlir
+    #acc = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1],
+                      lanes = [8, 4], elems = [1, 2],
+                      lane_strides = [4, 1], warp_strides = [1, 1]>
+    #b = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1],
+                    lanes = [4, 8], elems = [2, 1],
+                    lane_strides = [1, 4], warp_strides = [1, 1]>
+    %y = tile.convert_layout %x : tensor<16x8xbf16, #acc> -> tensor<16x8xbf16, #b>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {

@@ -176,6 +176,50 @@ static SmallVector<int64_t> getTransPermutation(TransOp op, int64_t rank) {
   return perm;
 }
 
+//===----------------------------------------------------------------------===//
+// convert_layout
+//===----------------------------------------------------------------------===//
+
+/// The warps of the program around `op`: tile.num_threads / 32 of its
+/// kernel, or 0 when unknown.
+static int64_t programWarps(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!func)
+    return 0;
+  auto threads =
+      func->getAttrOfType<IntegerAttr>(TileDialect::getNumThreadsAttrName());
+  return threads ? threads.getInt() / DistLayoutAttr::kWarpSize : 0;
+}
+
+LogicalResult ConvertLayoutOp::verify() {
+  int64_t warps = programWarps(*this);
+  for (auto [what, value] : {std::pair<StringRef, Value>{"input", getInput()},
+                             {"result", getResult()}}) {
+    auto layout = dyn_cast_or_null<DistLayoutAttr>(
+        cast<RankedTensorType>(value.getType()).getEncoding());
+    if (!layout)
+      return emitOpError() << what << " must have a #tile.dist layout, got "
+                           << value.getType();
+    if (warps && layout.getMinWarps() > warps)
+      return emitOpError() << what << " layout tells apart "
+                           << layout.getMinWarps()
+                           << " warps, the program has " << warps;
+  }
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<ConvertLayoutOp>()) {
+    if (inner.getInput().getType() == getResult().getType())
+      return inner.getInput();
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
 LogicalResult TransOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getResult().getType());

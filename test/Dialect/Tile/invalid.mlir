@@ -796,3 +796,79 @@ func.func @unit_lower_inverse_init_shape(%a: memref<16x16xf32>, %b: memref<8x8xf
   tile.unit_lower_inverse ins(%a : memref<16x16xf32>) outs(%b : memref<8x8xf32>)
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// #tile.dist layouts and convert_layout
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{#tile.dist 'batch' has 1 entries, 'warps' has 2 (one per tile dimension)}}
+func.func private @dist_entries(tensor<16x8xf32, #tile.dist<warps = [1, 1], batch = [1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#tile.dist 'elems' entries must be positive powers of 2, got 3}}
+func.func private @dist_not_power_of_2(tensor<16x12xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 3], lane_strides = [4, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#tile.dist 'lane_strides' entries must be positive powers of 2, got 0}}
+func.func private @dist_zero_stride(tensor<16x8xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [0, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#tile.dist spreads 64 lanes over its dimensions; a warp has 32}}
+func.func private @dist_too_many_lanes(tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [1, 1], lanes = [16, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{lanes of dimension 0 (8 with stride 8) need id bits up to 6, more than the 5 available}}
+func.func private @dist_lane_bits(tensor<16x8xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [8, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{lanes of dimension 1 share id bits with another dimension (stride 2, count 4)}}
+func.func private @dist_lane_overlap(tensor<16x8xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 2], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{warps of dimension 1 share id bits with another dimension (stride 1, count 2)}}
+func.func private @dist_warp_overlap(tensor<64x16xf32, #tile.dist<warps = [4, 2], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#tile.dist of rank 2 on a tile of rank 1}}
+func.func private @dist_rank(tensor<16xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+// expected-error @+1 {{#tile.dist covers 8 elements along dimension 1 (warps * batch * outer * lanes * elems), the tile has 16}}
+func.func private @dist_shape(tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>)
+
+// -----
+
+#acc = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+func.func @convert_from_plain(%x: tensor<16x8xf32>) -> tensor<16x8xf32, #acc> {
+  // expected-error @+1 {{'tile.convert_layout' op input must have a #tile.dist layout, got 'tensor<16x8xf32>'}}
+  %y = tile.convert_layout %x : tensor<16x8xf32> -> tensor<16x8xf32, #acc>
+  return %y : tensor<16x8xf32, #acc>
+}
+
+// -----
+
+#acc1 = #tile.dist<warps = [1, 1], batch = [4, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+#acc4 = #tile.dist<warps = [4, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+func.func @convert_too_many_warps(%x: tensor<64x8xf32, #acc1>) -> tensor<64x8xf32, #acc4> attributes {tile.kernel, tile.num_threads = 64 : i64} {
+  // expected-error @+1 {{'tile.convert_layout' op result layout tells apart 4 warps, the program has 2}}
+  %y = tile.convert_layout %x : tensor<64x8xf32, #acc1> -> tensor<64x8xf32, #acc4>
+  return %y : tensor<64x8xf32, #acc4>
+}
+
+// -----
+
+func.func @convert_shape(%x: tensor<16x8xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'tile.convert_layout' op requires the same shape for all operands and results}}
+  %y = tile.convert_layout %x : tensor<16x8xf32> -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}

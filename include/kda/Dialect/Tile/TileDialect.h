@@ -6,6 +6,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
 
 #include "Tile/TileDialect.h.inc"
 #include "Tile/TileEnums.h.inc"
