@@ -24,10 +24,9 @@ func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16
   return
 }
 // tile.max_registers: the register limit per thread that the GPU path gives
-// ptxas (128 for programs of 64 threads, measured faster than 80 for 128
-// threads: docs/performance.md).
+// ptxas (80: 6 blocks of 128 threads per SM, where ptxas alone takes 167
+// for this kernel).
 func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64} {
-  %zero_bf16 = arith.constant 0.000000e+00 : bf16
   %cst_0 = arith.constant 1.250000e-01 : f32
   %c48 = arith.constant 48 : index
   %c16 = arith.constant 16 : index
@@ -259,70 +258,75 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
     %85 = tile.dot %Ai33, %84, %zero precision =  tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
     %Ai30 = arith.negf %85 : tensor<16x16xf32>
     // =====================================================================
-    // Stores, rows before T only, per sub-chunk with rows: all 64 columns
-    // of Aqk_out (the diagonal block of Aqk copied, the blocks left of it,
-    // zeros right of it) and of M (Ai_IJ for J <= I, zeros right of the
-    // diagonal). The zeros go as one [16, 64] tile from the block right of
-    // the diagonal on, cut at column 64 by the bounds.
+    // Stores, rows before T only, per sub-chunk with rows: Aqk_out gets
+    // all 64 columns: the diagonal block of Aqk (copied), the blocks left
+    // of it, zeros right of it; M gets all 64 columns: Ai_IJ for J <= I,
+    // zeros above.
     // =====================================================================
-    %zero_row = tile.splat %zero_bf16 : bf16 -> tensor<16x64xbf16>
-    %diag0 = tile.load %Aqk[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
-    tile.store %diag0, %Aqk_out[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-    %m00 = arith.truncf %Ai00 : tensor<16x16xf32> to tensor<16x16xbf16>
-    tile.store %m00, %M[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-    tile.store %zero_row, %Aqk_out[%i_b, %i_tc0, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x64xbf16>, memref<?x?x4x64xbf16>
-    tile.store %zero_row, %M[%i_b, %i_tc0, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x64xbf16>, memref<?x?x4x64xbf16>
+    %87 = tile.load %Aqk[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+    tile.store %87, %Aqk_out[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    %zero_bf16 = arith.truncf %zero : tensor<16x16xf32> to tensor<16x16xbf16>
+    tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc0, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc0, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc0, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    %88 = arith.truncf %Ai00 : tensor<16x16xf32> to tensor<16x16xbf16>
+    tile.store %88, %M[%i_b, %i_tc0, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    tile.store %zero_bf16, %M[%i_b, %i_tc0, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
     // Sub-chunk 1.
-    %has1 = arith.cmpi slt, %i_tc1, %T : index
-    scf.if %has1 {
-      %diag1 = tile.load %Aqk[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
-      tile.store %diag1, %Aqk_out[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %aqk10 = arith.truncf %Aqk10 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %aqk10, %Aqk_out[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m10 = arith.truncf %Ai10 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m10, %M[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m11 = arith.truncf %Ai11 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m11, %M[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      tile.store %zero_row, %Aqk_out[%i_b, %i_tc1, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x64xbf16>, memref<?x?x4x64xbf16>
-      tile.store %zero_row, %M[%i_b, %i_tc1, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x64xbf16>, memref<?x?x4x64xbf16>
+    %90 = arith.cmpi slt, %i_tc1, %T : index
+    scf.if %90 {
+      %93 = tile.load %Aqk[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+      tile.store %93, %Aqk_out[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %94 = arith.truncf %Aqk10 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %94, %Aqk_out[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc1, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc1, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %95 = arith.truncf %Ai10 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %95, %M[%i_b, %i_tc1, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %96 = arith.truncf %Ai11 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %96, %M[%i_b, %i_tc1, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %M[%i_b, %i_tc1, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %M[%i_b, %i_tc1, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
     }
     // Sub-chunk 2.
-    %has2 = arith.cmpi slt, %i_tc2, %T : index
-    scf.if %has2 {
-      %diag2 = tile.load %Aqk[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
-      tile.store %diag2, %Aqk_out[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %aqk20 = arith.truncf %Aqk20 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %aqk20, %Aqk_out[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %aqk21 = arith.truncf %Aqk21 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %aqk21, %Aqk_out[%i_b, %i_tc2, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m20 = arith.truncf %Ai20 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m20, %M[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m21 = arith.truncf %Ai21 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m21, %M[%i_b, %i_tc2, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m22 = arith.truncf %Ai22 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m22, %M[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      tile.store %zero_row, %Aqk_out[%i_b, %i_tc2, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x64xbf16>, memref<?x?x4x64xbf16>
-      tile.store %zero_row, %M[%i_b, %i_tc2, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x64xbf16>, memref<?x?x4x64xbf16>
+    %91 = arith.cmpi slt, %i_tc2, %T : index
+    scf.if %91 {
+      %93 = tile.load %Aqk[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+      tile.store %93, %Aqk_out[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %94 = arith.truncf %Aqk20 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %94, %Aqk_out[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %95 = arith.truncf %Aqk21 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %95, %Aqk_out[%i_b, %i_tc2, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %Aqk_out[%i_b, %i_tc2, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %96 = arith.truncf %Ai20 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %96, %M[%i_b, %i_tc2, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %97 = arith.truncf %Ai21 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %97, %M[%i_b, %i_tc2, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %98 = arith.truncf %Ai22 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %98, %M[%i_b, %i_tc2, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      tile.store %zero_bf16, %M[%i_b, %i_tc2, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
     }
     // Sub-chunk 3.
-    %has3 = arith.cmpi slt, %i_tc3, %T : index
-    scf.if %has3 {
-      %diag3 = tile.load %Aqk[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
-      tile.store %diag3, %Aqk_out[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %aqk30 = arith.truncf %Aqk30 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %aqk30, %Aqk_out[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %aqk31 = arith.truncf %Aqk31 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %aqk31, %Aqk_out[%i_b, %i_tc3, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %aqk32 = arith.truncf %Aqk32 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %aqk32, %Aqk_out[%i_b, %i_tc3, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m30 = arith.truncf %Ai30 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m30, %M[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m31 = arith.truncf %Ai31 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m31, %M[%i_b, %i_tc3, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m32 = arith.truncf %Ai32 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m32, %M[%i_b, %i_tc3, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
-      %m33 = arith.truncf %Ai33 : tensor<16x16xf32> to tensor<16x16xbf16>
-      tile.store %m33, %M[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+    %92 = arith.cmpi slt, %i_tc3, %T : index
+    scf.if %92 {
+      %93 = tile.load %Aqk[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xbf16> -> tensor<16x16xbf16>
+      tile.store %93, %Aqk_out[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %94 = arith.truncf %Aqk30 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %94, %Aqk_out[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %95 = arith.truncf %Aqk31 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %95, %Aqk_out[%i_b, %i_tc3, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %96 = arith.truncf %Aqk32 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %96, %Aqk_out[%i_b, %i_tc3, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %97 = arith.truncf %Ai30 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %97, %M[%i_b, %i_tc3, %i_hv, %c0] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %98 = arith.truncf %Ai31 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %98, %M[%i_b, %i_tc3, %i_hv, %c16] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %99 = arith.truncf %Ai32 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %99, %M[%i_b, %i_tc3, %i_hv, %c32] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
+      %100 = arith.truncf %Ai33 : tensor<16x16xf32> to tensor<16x16xbf16>
+      tile.store %100, %M[%i_b, %i_tc3, %i_hv, %c48] bounds [%T, %c64] dims [1, 3] : tensor<16x16xbf16>, memref<?x?x4x64xbf16>
     }
   }
   return

@@ -188,13 +188,7 @@ struct InterSolveKernel {
   /// Stores the [BC, BC] f32 block `value` at (row, column block `j`) of a
   /// [B, T, HV, BT] output, rows >= rowEnd dropped.
   void storeBlock(Value value, Value dest, Value row, int64_t j) {
-    storeTile(t.toElement(value, ioType), dest, row, j);
-  }
-
-  /// Stores `value` (an I/O-dtype tile of BC rows) at block column j,
-  /// cut at row rowEnd and column BT.
-  void storeTile(Value value, Value dest, Value row, int64_t j) {
-    tile::StoreOp::create(b(), loc(), value, dest,
+    tile::StoreOp::create(b(), loc(), t.toElement(value, ioType), dest,
                           ValueRange{batch, row, head, t.index(j * kBC)},
                           ValueRange{rowEnd, t.index(bt)},
                           b().getDenseI64ArrayAttr({1, 3}));
@@ -296,7 +290,7 @@ struct InterSolveKernel {
     //    (diagonal block copied from the input, blocks left of it computed,
     //    zeros right of it) and of the M row block.
     //===------------------------------------------------------------------===//
-    Value zeroRow = t.splat(t.tileOf({kBC, bt}, ioType), 0.0);
+    Value zeroBlock = t.zeros(blockShape);
     for (int64_t i = 0; i < numSub; ++i) {
       OpBuilder::InsertionGuard guard(b());
       if (i > 0) {
@@ -314,17 +308,12 @@ struct InterSolveKernel {
                             ValueRange{batch, row, head, t.index(i * kBC)},
                             ValueRange{rowEnd, t.index(bt)},
                             b().getDenseI64ArrayAttr({1, 3}));
-      for (int64_t j = 0; j < i; ++j)
-        storeBlock(aqkAcc[pairIndex(i, j)], aqkOut, row, j);
-      for (int64_t j = 0; j <= i; ++j)
-        storeBlock(mBlocks[i][j], m, row, j);
-      // Right of the diagonal block: one [BC, BT] zero tile from block
-      // i + 1 on, cut at column BT by the store's bounds (one wide store
-      // per row instead of one 16-column store per block).
-      if (i + 1 < numSub) {
-        storeTile(zeroRow, aqkOut, row, i + 1);
-        storeTile(zeroRow, m, row, i + 1);
-      }
+      for (int64_t j = 0; j < numSub; ++j)
+        if (j != i)
+          storeBlock(j < i ? aqkAcc[pairIndex(i, j)] : zeroBlock, aqkOut, row,
+                     j);
+      for (int64_t j = 0; j < numSub; ++j)
+        storeBlock(j <= i ? mBlocks[i][j] : zeroBlock, m, row, j);
     }
   }
 };
