@@ -126,10 +126,11 @@ void emitCutPiece(OpBuilder &b, Location loc, const TileLoad &load,
   memref::StoreOp::create(b, loc, pick.getResult(0), load.buffer, shifted(at));
 }
 
-/// Issues the calling thread's pieces of `load`; returns their tokens.
-void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
-                     Value tid, int64_t numThreads,
-                     SmallVectorImpl<Value> &tokens) {
+/// Issues the calling thread's pieces of `load`, as whole pieces or, with
+/// `masked`, cut to the box (see emitAsyncCopies); returns the tokens of
+/// those not committed where they were issued.
+void emitPieces(OpBuilder &b, Location loc, const TileLoad &load, bool masked,
+                Value tid, int64_t numThreads, SmallVectorImpl<Value> &tokens) {
   ArrayRef<int64_t> shape = load.bufferType.getShape();
   int64_t rank = shape.size();
   int64_t piece = load.pieceElements;
@@ -139,7 +140,7 @@ void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
   Value zero = constant(b, loc, 0);
   Value pieceSize = constant(b, loc, piece);
   SmallVector<Value> sizes;
-  if (load.masked)
+  if (masked)
     for (int64_t d = 0; d < rank; ++d)
       sizes.push_back(memref::DimOp::create(b, loc, load.source, d));
   IntegerAttr pieceAttr = b.getIndexAttr(piece);
@@ -168,7 +169,7 @@ void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
     } else {
       at.push_back(arith::MulIOp::create(b, loc, index, pieceSize));
     }
-    if (load.masked) {
+    if (masked) {
       // Elements of the piece inside the box: min(size - col, piece)
       // clamped at 0 along the last dimension, 0 for rows past the box.
       Value left = arith::SubIOp::create(b, loc, sizes.back(), at.back());
@@ -179,11 +180,7 @@ void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
                                             at[0], sizes[0]);
         count = arith::SelectOp::create(b, loc, rowIn, count, zero);
       }
-      // Only whole pieces go through cp.async: a piece the box cuts is
-      // copied element by element and the rest of it zero-filled, so that
-      // no copy names bytes past the box (a cp.async with a smaller source
-      // size reads only those bytes but names all of them, and past the end
-      // of an allocation memory checkers report it).
+      // Only whole pieces go through cp.async (see emitAsyncCopies).
       Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           count, pieceSize);
       auto split = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
@@ -207,6 +204,37 @@ void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
     }
     tokens.push_back(token);
   }
+}
+
+/// Issues the calling thread's pieces of `load`; returns their tokens. A
+/// masked load whose box covers the whole tile (every tile of a sequence
+/// but its last chunk) takes the unmasked copies; otherwise each piece is
+/// masked: a piece wholly inside the box is one cp.async, and a piece the
+/// box cuts, or one outside it, is copied element by element and
+/// zero-filled, so that no copy names a byte past the box (a cp.async with
+/// a smaller source size reads only those bytes but names all of them, and
+/// past the end of an allocation memory checkers report it).
+void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
+                     Value tid, int64_t numThreads,
+                     SmallVectorImpl<Value> &tokens) {
+  if (!load.masked)
+    return emitPieces(b, loc, load, /*masked=*/false, tid, numThreads, tokens);
+  Value full;
+  for (auto [d, size] : llvm::enumerate(load.bufferType.getShape())) {
+    Value dim = memref::DimOp::create(b, loc, load.source, d);
+    Value covers = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, dim,
+                                         constant(b, loc, size));
+    full = full ? arith::AndIOp::create(b, loc, full, covers).getResult()
+                : covers;
+  }
+  auto branch = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  SmallVector<Value> whole;
+  emitPieces(b, loc, load, /*masked=*/false, tid, numThreads, whole);
+  nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, whole);
+  b.setInsertionPointToStart(branch.elseBlock());
+  emitPieces(b, loc, load, /*masked=*/true, tid, numThreads, tokens);
 }
 
 /// Rewrites one group of consecutive tile loads.

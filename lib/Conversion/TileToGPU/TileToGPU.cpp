@@ -55,6 +55,10 @@ constexpr StringLiteral kDynamicSharedAttr = "kda.dynamic_shared_bytes";
 /// Attribute of a gpu.func that the NVVM lowering turns into PTX .maxnreg.
 constexpr StringLiteral kMaxRegistersAttr = "nvvm.maxnreg";
 
+/// Shared memory a block may use on sm_90 (227 KiB, with the opt-in that
+/// the runtime sets for kernels above 48 KiB).
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
 gpu::Dimension toGpuDimension(Axis axis) {
   switch (axis) {
   case Axis::x:
@@ -230,6 +234,12 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
     return kernel.emitError() << "tile.num_threads must be in [1, 1024], got "
                               << numThreads;
 
+  if (kernel.getFunctionType().getNumResults() != 0)
+    return kernel.emitError()
+           << "a tile kernel on the GPU returns nothing (it writes its "
+              "results through memref arguments), this one returns "
+           << kernel.getFunctionType().getResults();
+
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(gpuModule.getBody());
   auto gpuFunc = gpu::GPUFuncOp::create(b, kernel.getLoc(), kernel.getName(),
@@ -285,6 +295,15 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
         return alloc.emitOpError(
             "tile temporaries on the GPU must be statically shaped "
             "workgroup buffers (bufferize with memory-space=workgroup)");
+      Type element = type.getElementType();
+      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+        return alloc.emitOpError()
+               << "tile temporaries on the GPU must have integer or float "
+                  "elements of whole bytes, got "
+               << element
+               << (element.isIndex() ? " (convert index tiles with "
+                                       "arith.index_cast first)"
+                                     : "");
       sharedAllocs.push_back(alloc);
     }
   }
@@ -294,6 +313,12 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs, numThreads);
   if (failed(dynamicShared))
     return failure();
+  if (*dynamicShared > kMaxSharedBytes)
+    return kernel.emitError()
+           << "needs " << *dynamicShared
+           << " bytes of shared memory for its tiles, more than the "
+           << kMaxSharedBytes
+           << " a block may have on sm_90; use smaller tiles";
   if (*dynamicShared)
     gpuFunc->setAttr(kDynamicSharedAttr,
                      b.getI64IntegerAttr(*dynamicShared));

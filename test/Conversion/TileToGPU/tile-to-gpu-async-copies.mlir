@@ -3,17 +3,21 @@
 // A masked tile load (a zero fill of the whole shared buffer, then a copy
 // of the box that exists into its leading corner) becomes 16-byte cp.async
 // copies: 64 x 32 bf16 is 256 pieces of 8 elements, two per thread of 128.
-// A piece wholly inside the box is one cp.async (committed in its branch);
-// a piece the box cuts, or one wholly outside it, is copied element by
-// element with the rest zero-filled, so that no copy names a byte past the
-// box. The fill is gone from the fast path. They run when the global
-// address and row stride are 16-byte aligned; otherwise the else branch
-// keeps the fill and the copy as thread loops. One barrier before; the
-// wait and the barrier that publish the copies come where the buffer is
-// first used, here nowhere: at the end of the block.
+// When the box covers the whole tile, the pieces are copied whole, with no
+// per-piece mask. Otherwise a piece wholly inside the box is one cp.async
+// (committed in its branch), and a piece the box cuts, or one wholly
+// outside it, is copied element by element with the rest zero-filled, so
+// that no copy names a byte past the box. The fill is gone from both. They
+// run when the global address and row stride are 16-byte aligned;
+// otherwise the else branch keeps the fill and the copy as thread loops.
+// One barrier before; the wait and the barrier that publish the copies
+// come where the buffer is first used, here nowhere: at the end of the
+// block.
 // CHECK-LABEL: gpu.func @masked_load
 // CHECK: %[[WIN:.*]] = memref.view %{{.*}} to memref<64x32xbf16, #gpu.address_space<workgroup>>
-// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC:.*]] :
+// CHECK: %[[ROWS:.*]] = memref.dim %[[SRC:.*]], %c0
+// CHECK: %[[COLS:.*]] = memref.dim %[[SRC]], %c1
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[SRC]] :
 // CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[SRC]]
 // CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %c2
 // CHECK: %[[ADDR:.*]] = arith.addi %[[PTR]], %[[BYTES]]
@@ -23,13 +27,21 @@
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.if %[[OK]] {
 // CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK-NEXT: %[[FULLR:.*]] = arith.cmpi eq, %[[ROWS]], %c64
+// CHECK-NEXT: %[[FULLC:.*]] = arith.cmpi eq, %[[COLS]], %c32
+// CHECK-NEXT: %[[FULL:.*]] = arith.andi %[[FULLR]], %[[FULLC]]
+// CHECK-NEXT: scf.if %[[FULL]] {
+// CHECK: %[[W0:.*]] = nvgpu.device_async_copy %[[SRC]]{{.*}}, 8 {bypassL1}
+// CHECK: %[[W1:.*]] = nvgpu.device_async_copy %[[SRC]]{{.*}}, 8 {bypassL1}
+// CHECK-NEXT: nvgpu.device_async_create_group %[[W0]], %[[W1]]
+// CHECK-NEXT: } else {
 // CHECK: %[[ROW:.*]] = arith.divui %[[TID]], %c4
 // CHECK: %[[P:.*]] = arith.remui %[[TID]], %c4
 // CHECK: %[[COL:.*]] = arith.muli %[[P]], %c8
-// CHECK: %[[LEFT:.*]] = arith.subi %[[COLS:.*]], %[[COL]]
+// CHECK: %[[LEFT:.*]] = arith.subi %[[COLS]], %[[COL]]
 // CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %c8
 // CHECK: %[[N:.*]] = arith.maxsi %[[MIN]], %c0
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS:.*]] :
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %[[ROWS]] :
 // CHECK: %[[COUNT:.*]] = arith.select %[[IN]], %[[N]], %c0
 // CHECK: %[[WHOLE:.*]] = arith.cmpi eq, %[[COUNT]], %c8
 // CHECK-NEXT: scf.if %[[WHOLE]] {
