@@ -5,6 +5,7 @@
 #include "BF16Memory.h"
 #include "Manifest.h"
 
+#include "kda/Dialect/Tile/TileDialect.h"
 #include "kda/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -202,6 +203,27 @@ void writeSection(llvm::raw_ostream &os, StringRef name, StringRef payload) {
 LogicalResult kda::emitBundle(ModuleOp module,
                               const BundleEmitterOptions &options,
                               llvm::raw_ostream &os) {
+  // A bundle is the build of one function: a function of kda ops, or a
+  // host function already lowered (kda.entry). Counted before lowering,
+  // which takes seconds for the whole forward.
+  int64_t programs = 0;
+  bool tileKernels = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    tileKernels |= func->hasAttr(kda::tile::TileDialect::getKernelAttrName());
+    bool hasKdaOps = false;
+    func.walk([&](Operation *op) {
+      if (op->getDialect() && op->getDialect()->getNamespace() == "kda")
+        hasKdaOps = true;
+    });
+    programs += hasKdaOps || func->hasAttr("kda.entry");
+  }
+  // (With neither kda ops nor tile kernels, compileToPTX says so.)
+  if (programs > 1 || (programs == 0 && tileKernels))
+    return emitError(module.getLoc())
+           << "a bundle holds exactly one kda function (one with kda ops, "
+              "or a lowered one marked kda.entry), found "
+           << programs;
+
   // The GPU build and its launch plan.
   OwningOpRef<ModuleOp> gpu = cast<ModuleOp>(module->clone());
   FailureOr<std::string> ptx = compileToPTX(*gpu, options.ptx);

@@ -8,7 +8,7 @@
 // MAXNREG: error: --max-registers must be in [0, 255] (0: ptxas decides), got 256
 // MAXNREG-NOT: see current operation
 
-// CHECK: error: a bundle holds exactly one kda function, found 2
+// CHECK: error: a bundle holds exactly one kda function (one with kda ops, or a lowered one marked kda.entry), found 2
 func.func @a(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
   %G = kda.gate_cumsum %g : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
   return %G : tensor<?x?x4x64xf32>
@@ -16,6 +16,15 @@ func.func @a(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
 func.func @b(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
   %G = kda.gate_cumsum %g : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
   return %G : tensor<?x?x4x64xf32>
+}
+
+// -----
+
+// Tile kernels without the host function that launches them: rejected
+// before anything is lowered.
+// CHECK: error: a bundle holds exactly one kda function (one with kda ops, or a lowered one marked kda.entry), found 0
+func.func @kernel_only(%a: memref<?x64xf32>) attributes {tile.kernel} {
+  return
 }
 
 // -----
