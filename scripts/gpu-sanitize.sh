@@ -115,8 +115,12 @@ export sanitizer run logs time_limit
 
 echo "== compute-sanitizer: $("$sanitizer" --version | grep -i version | head -n 1)"
 echo "== $(wc -l < "$work") runs ($tools), $skipped cases over $max_tokens tokens x value heads skipped, $jobs at a time"
-results="$(tr '\n' '\0' < "$work" |
-  xargs -0 -P "$jobs" -I{} bash -c 'IFS=$'"'"'\t'"'"' read -r tool dir line <<< "$1"; one "$tool" "$dir" "$line"' _ {})"
+# Each run's line goes to $logs/results.txt as it finishes, so that a run
+# cut short still leaves what it found.
+: > "$logs/results.txt"
+tr '\n' '\0' < "$work" |
+  xargs -0 -P "$jobs" -I{} bash -c 'IFS=$'"'"'\t'"'"' read -r tool dir line <<< "$1"; one "$tool" "$dir" "$line" >> "$0/results.txt"' "$logs" {}
+results="$(cat "$logs/results.txt")"
 echo "$results" | sort -k2,2 -k3
 passed="$(echo "$results" | grep -c '^PASS' || true)"
 failed="$(echo "$results" | grep -c '^FAIL' || true)"
