@@ -4,13 +4,18 @@
 //   section <name> <size>\n <size bytes> \n   (repeated)
 //   end\n
 //
+// A `checksums` section, when present, lists "<name> <fnv1a64 hex>" for
+// every other section; each is verified before any section is used.
+//
 //===----------------------------------------------------------------------===//
 
 #include "kda/Runtime/Bundle.h"
+#include "kda_bundle_checksum.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace kda::rt {
@@ -45,6 +50,65 @@ std::string quoteLine(std::string_view line) {
   return "'" + s + "'";
 }
 
+/// Checks the `checksums` section `text` against the sections' payloads:
+/// every line is "<name> <16 hex digits>" naming another section once,
+/// every other section is listed, and each hash matches.
+Status verifyChecksums(
+    std::string_view text,
+    const std::unordered_map<std::string_view, std::string_view> &payloads) {
+  std::unordered_set<std::string_view> listed;
+  size_t pos = 0;
+  int lineNo = 0;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos)
+      eol = text.size();
+    std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    ++lineNo;
+    size_t space = line.find(' ');
+    std::string_view name, hex;
+    if (space != std::string_view::npos) {
+      name = line.substr(0, space);
+      hex = line.substr(space + 1);
+    }
+    uint64_t expected = 0;
+    bool hexOk = hex.size() == 16;
+    for (char c : hex) {
+      int digit = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                         : -1;
+      if (digit < 0) {
+        hexOk = false;
+        break;
+      }
+      expected = expected << 4 | static_cast<uint64_t>(digit);
+    }
+    if (name.empty() || !hexOk)
+      return bundleError("checksums line " + std::to_string(lineNo) + " " +
+                         quoteLine(line) +
+                         ": expected '<section> <16 lowercase hex digits>'");
+    auto it = payloads.find(name);
+    if (it == payloads.end() || name == "checksums")
+      return bundleError("checksums line " + std::to_string(lineNo) +
+                         " names no section of the bundle: '" +
+                         std::string(name) + "'");
+    if (!listed.insert(name).second)
+      return bundleError("checksums list section '" + std::string(name) +
+                         "' twice");
+    if (kda_bundle_checksum(it->second.data(), it->second.size()) != expected)
+      return bundleError("section '" + std::string(name) +
+                         "' does not match its checksum (the bundle is "
+                         "damaged)");
+  }
+  for (const auto &[name, payload] : payloads)
+    if (name != "checksums" && !listed.count(name))
+      return bundleError("section '" + std::string(name) +
+                         "' has no checksum");
+  return Status::ok();
+}
+
+
 } // namespace
 
 Status Bundle::parse(std::string_view data, Bundle &out) {
@@ -70,7 +134,7 @@ Status Bundle::parse(std::string_view data, Bundle &out) {
   out.abi = static_cast<int>(version);
 
   bool haveManifest = false, havePtx = false, sawEnd = false;
-  std::unordered_set<std::string_view> seenNames;
+  std::unordered_map<std::string_view, std::string_view> payloads;
   std::string manifestText;
   size_t pos = eol + 1;
   while (pos < data.size()) {
@@ -118,9 +182,24 @@ Status Bundle::parse(std::string_view data, Bundle &out) {
     ++pos;
     // A set of views into `data`: linear in the number of sections (a
     // scan of the names seen took 54 s for 200,000 empty sections).
-    if (!seenNames.insert(name).second)
+    if (!payloads.emplace(name, payload).second)
       return bundleError("duplicate section '" + std::string(name) + "'");
     out.sections.emplace_back(name);
+  }
+  if (!sawEnd)
+    return bundleError("truncated bundle: missing 'end' line");
+  if (pos != data.size())
+    return bundleError(std::to_string(data.size() - pos) +
+                       " bytes of data after the 'end' line");
+  // Nothing is used before the checksums, when there are any, hold.
+  if (auto it = payloads.find("checksums"); it != payloads.end()) {
+    if (Status s = verifyChecksums(it->second, payloads); !s)
+      return s;
+    out.checksummed = true;
+  }
+  for (const std::string &sectionName : out.sections) {
+    std::string_view name = sectionName;
+    std::string_view payload = payloads.at(name);
     if (name == "manifest") {
       haveManifest = true;
       manifestText.assign(payload);
@@ -136,13 +215,8 @@ Status Bundle::parse(std::string_view data, Bundle &out) {
       out.hasCpu = true;
       out.cpu.assign(payload);
     }
-    // Unknown sections are skipped.
+    // Unknown sections (checksums included) are skipped.
   }
-  if (!sawEnd)
-    return bundleError("truncated bundle: missing 'end' line");
-  if (pos != data.size())
-    return bundleError(std::to_string(data.size() - pos) +
-                       " bytes of data after the 'end' line");
   if (!haveManifest)
     return bundleError("missing required section 'manifest'");
   if (!havePtx)

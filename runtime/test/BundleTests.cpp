@@ -4,7 +4,9 @@
 #include "Tests.h"
 
 #include "kda/Runtime/Bundle.h"
+#include "kda_bundle_checksum.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace kda::rt::test {
@@ -129,6 +131,55 @@ void containerTests(Harness &h) {
     h.expectError("bundle/duplicate-among-many",
                   Bundle::parse(makeBundle(many), b), ErrorCode::InvalidBundle,
                   "duplicate section 'extra0'");
+  }
+  {
+    // Checksums: verified before anything is used, covering every section.
+    auto sum = [](const std::string &payload) {
+      char hex[17];
+      std::snprintf(hex, sizeof hex, "%016llx",
+                    static_cast<unsigned long long>(kda_bundle_checksum(
+                        payload.data(), payload.size())));
+      return std::string(hex);
+    };
+    Bundle base;
+    (void)Bundle::parse(makeBundle(kScaleManifest), base);
+    const std::string ptx = base.ptx;
+    auto withSums = [&](const std::string &sums) {
+      return makeBundle({{"manifest", kScaleManifest},
+                         {"ptx", ptx},
+                         {"checksums", sums}});
+    };
+    const std::string good = "manifest " + sum(kScaleManifest) + "\nptx " +
+                             sum(ptx) + "\n";
+    Bundle ok;
+    Status parsed = Bundle::parse(withSums(good), ok);
+    h.record("bundle/checksums-verified", parsed && ok.checksummed,
+             parsed ? "" : parsed.message());
+    h.expectError("bundle/checksum-mismatch",
+                  Bundle::parse(makeBundle({{"manifest", kScaleManifest},
+                                            {"ptx", ptx + "\n"},
+                                            {"checksums", good}}),
+                                b),
+                  ErrorCode::InvalidBundle,
+                  "section 'ptx' does not match its checksum (the bundle is "
+                  "damaged)");
+    h.expectError("bundle/checksum-missing-section",
+                  Bundle::parse(withSums("ptx " + sum(ptx) + "\n"), b),
+                  ErrorCode::InvalidBundle,
+                  "section 'manifest' has no checksum");
+    h.expectError("bundle/checksum-unknown-section",
+                  Bundle::parse(withSums(good + "cpu " + sum("") + "\n"), b),
+                  ErrorCode::InvalidBundle,
+                  "checksums line 3 names no section of the bundle: 'cpu'");
+    h.expectError("bundle/checksum-twice",
+                  Bundle::parse(withSums(good + "ptx " + sum(ptx) + "\n"), b),
+                  ErrorCode::InvalidBundle,
+                  "checksums list section 'ptx' twice");
+    h.expectError("bundle/checksum-bad-line",
+                  Bundle::parse(withSums("manifest 12ab\n"), b),
+                  ErrorCode::InvalidBundle,
+                  "checksums line 1 'manifest 12ab': expected '<section> <16 "
+                  "lowercase hex digits>'");
   }
   h.expectError("bundle/nul-in-ptx",
                 Bundle::parse(makeBundle({{"manifest", kScaleManifest},

@@ -7,6 +7,7 @@
 
 #include "kda/Dialect/Tile/TileDialect.h"
 #include "kda/Pipelines/Pipelines.h"
+#include "kda_bundle_checksum.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -16,6 +17,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -251,13 +253,25 @@ LogicalResult kda::emitBundle(ModuleOp module,
   if (options.cpu)
     cpu = buildCPUSharedObject(module);
 
-  os << "KDA-BUNDLE " << kBundleABIVersion << "\n";
-  writeSection(os, "manifest", *manifest);
-  writeSection(os, "ptx", *ptx);
+  std::vector<std::pair<StringRef, StringRef>> sections = {
+      {"manifest", *manifest}, {"ptx", *ptx}};
   if (cubin)
-    writeSection(os, "cubin", *cubin);
+    sections.push_back({"cubin", *cubin});
   if (cpu)
-    writeSection(os, "cpu", *cpu);
+    sections.push_back({"cpu", *cpu});
+  // The checksum of every section, which the runtime verifies before it
+  // uses any of them.
+  std::string checksums;
+  llvm::raw_string_ostream sums(checksums);
+  for (auto [name, payload] : sections)
+    sums << name << ' '
+         << llvm::format_hex_no_prefix(
+                kda_bundle_checksum(payload.data(), payload.size()), 16)
+         << '\n';
+  os << "KDA-BUNDLE " << kBundleABIVersion << "\n";
+  for (auto [name, payload] : sections)
+    writeSection(os, name, payload);
+  writeSection(os, "checksums", checksums);
   os << "end\n";
   return success();
 }

@@ -3,7 +3,8 @@
 
 // The bundle of a varlen gate program: header, manifest (arguments with
 // their dimension symbols, the kernel's grid as expressions of the argument
-// sizes, its parameters in order), the PTX, and the end marker.
+// sizes, its parameters in order), the PTX, the checksum of each section
+// (which the runtime verifies before using any), and the end marker.
 
 // CHECK: KDA-BUNDLE 1
 // CHECK-NEXT: section manifest {{[0-9]+}}
@@ -29,7 +30,11 @@
 // CHECK: .visible .entry gate_varlen_gate_cumsum_0(
 // CHECK-NOT: section cubin
 // CHECK-NOT: section cpu
-// CHECK: end
+// CHECK: section checksums 47
+// CHECK-NEXT: manifest {{[0-9a-f]{16}$}}
+// CHECK-NEXT: ptx {{[0-9a-f]{16}$}}
+// CHECK-EMPTY:
+// CHECK-NEXT: end
 
 func.func @gate_varlen(%g: tensor<1x?x2x60xbf16>, %dt: tensor<120xf32>, %cu: tensor<?xi64>) -> tensor<1x?x2x60xf32> {
   %G = kda.gate_cumsum %g dt_bias %dt cu_seqlens %cu {chunk_size = 32 : i64, gate_mode = #kda<gate_mode lower_bound>, lower_bound = -5.0 : f32}

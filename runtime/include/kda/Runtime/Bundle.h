@@ -127,6 +127,9 @@ struct Bundle {
   bool hasCpu = false;
   /// Names of all sections, in order, unknown ones included.
   std::vector<std::string> sections;
+  /// Whether a `checksums` section covered every other section (verified
+  /// by parse); a bundle without one is loaded unverified.
+  bool checksummed = false;
 
   /// Parses a whole bundle file image. Also checks that every manifest
   /// kernel is an entry of the PTX with as many 64-bit parameters as the
