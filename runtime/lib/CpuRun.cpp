@@ -59,6 +59,11 @@ Status Program::Impl::getCpuEntry(void *&entry) {
     entry = cpuEntry;
     return Status::ok();
   }
+  if (options.refuseCpu)
+    return Status::error(ErrorCode::Unsupported,
+                         "CPU builds are refused here (ProgramOptions::"
+                         "refuseCpu or KDA_RUNTIME_NO_CPU=1): the bundle's "
+                         "cpu section is native code and is not loaded");
   if (!bundle.hasCpu)
     return Status::error(ErrorCode::Unsupported,
                          "the bundle has no cpu section (it was compiled "

@@ -37,6 +37,9 @@ Status Program::fromBundle(Bundle bundle, std::unique_ptr<Program> &out,
   if (const char *env = std::getenv("KDA_RUNTIME_FORCE_PTX"))
     if (std::strcmp(env, "1") == 0)
       impl->options.forcePtx = true;
+  if (const char *env = std::getenv("KDA_RUNTIME_NO_CPU"))
+    if (std::strcmp(env, "1") == 0)
+      impl->options.refuseCpu = true;
   if (options.device < 0)
     return Status::error(ErrorCode::InvalidArgument,
                          "device " + std::to_string(options.device) +

@@ -10,7 +10,8 @@ namespace kda::rt::test {
 namespace {
 
 std::unique_ptr<Program> withCpu(const std::string &manifest,
-                                 const std::string &cpu, bool hasCpu = true) {
+                                 const std::string &cpu, bool hasCpu = true,
+                                 bool refuseCpu = false) {
   std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n" +
                     ptxEntry("test_scale_k", 18);
   std::vector<std::pair<std::string, std::string>> sections = {
@@ -21,6 +22,7 @@ std::unique_ptr<Program> withCpu(const std::string &manifest,
   std::unique_ptr<Program> p;
   ProgramOptions o;
   o.driverPath = "/nonexistent/the-cpu-path-needs-no-driver";
+  o.refuseCpu = refuseCpu;
   if (!Program::fromMemory(image.data(), image.size(), p, o))
     return nullptr;
   return p;
@@ -66,6 +68,11 @@ void runCpuTests(Harness &h) {
   h.record("cpu/rejected-nothing-written", y2.untouched());
   t[1].dims[2] = 4;
 
+  // An application that refuses CPU builds never loads one.
+  auto refused = withCpu(kScaleManifest, so, /*hasCpu=*/true,
+                         /*refuseCpu=*/true);
+  h.expectError("cpu/refused", refused->runCpu(la), ErrorCode::Unsupported,
+                "CPU builds are refused here");
   auto none = withCpu(kScaleManifest, "", /*hasCpu=*/false);
   h.expectError("cpu/no-section", none->runCpu(la), ErrorCode::Unsupported,
                 "the bundle has no cpu section");

@@ -39,6 +39,10 @@ struct ProgramOptions {
   /// Load the PTX even when the bundle has a cubin for the device
   /// ($KDA_RUNTIME_FORCE_PTX=1 does the same).
   bool forcePtx = false;
+  /// Refuse to load the bundle's CPU build (native code, run by dlopen):
+  /// runCpu then fails with ErrorCode::Unsupported ($KDA_RUNTIME_NO_CPU=1
+  /// does the same).
+  bool refuseCpu = false;
 };
 
 /// What validation found: symbol values, workspace layout and grids.
