@@ -287,6 +287,34 @@ def PrintTileLayoutsPass : Pass<"kda-print-tile-layouts"> {
   }];
 }
 
+def VerifyGPUKernelParamsPass
+    : Pass<"kda-verify-gpu-kernel-params", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Reject GPU kernels whose parameters PTX cannot pass";
+  let description = [{
+    Checks every `gpu.func` kernel of a `gpu.module` before it is lowered:
+    its parameters, as the NVVM lowering passes them (a memref as its
+    descriptor of 8-byte words: two pointers, the offset, then a size and a
+    stride per dimension; other types at their storage size), must fit the
+    4096 bytes that PTX before ISA 8.1 gives a kernel's parameters, and no
+    parameter may be a vector of more elements than LLVM's NVPTX backend
+    accepts. Without it such a kernel reached the backend, which aborted
+    the whole process ("Empty parameter types are not supported" for a
+    `vector<4294967296xf32>` parameter). The PTX pipeline runs it first on
+    every GPU module.
+
+    Example of a kernel it rejects:
+
+    ```mlir
+    gpu.module @m {
+      gpu.func @k(%v: vector<2048xf32>) kernel { gpu.return }
+    }
+    // error: kernel 'k' takes 8192 bytes of parameters (argument 0,
+    // 'vector<2048xf32>', 8192), more than the 4096 bytes PTX allows
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def GPUFPContractPass : Pass<"gpu-fp-contract", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Let multiplies and adds in GPU kernels fuse into FMA";
   let description = [{
