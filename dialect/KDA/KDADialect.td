@@ -27,6 +27,23 @@ def KDA_Dialect : Dialect {
     `i64` `cu_seqlens` operand of N+1 offsets.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    // Attributes of the host function that convert-kda-to-tile writes and
+    // the bundle emitter reads: the launch plan's manifest.
+    /// Unit attribute marking the host function of a launch plan.
+    static constexpr ::llvm::StringLiteral getEntryAttrName() { return "kda.entry"; }
+    /// i64: how many leading arguments of the entry are inputs.
+    static constexpr ::llvm::StringLiteral getNumInputsAttrName() { return "kda.num_inputs"; }
+    /// Array of strings: the name of each entry argument.
+    static constexpr ::llvm::StringLiteral getArgNamesAttrName() { return "kda.arg_names"; }
+    /// Array of strings: the dimension symbols of each entry argument.
+    static constexpr ::llvm::StringLiteral getArgDimsAttrName() { return "kda.arg_dims"; }
+    /// Dictionary: the bundle's specialization key.
+    static constexpr ::llvm::StringLiteral getKeyAttrName() { return "kda.key"; }
+    /// Dictionary on a function holding kda.chunk_fwd: the key of the whole
+    /// forward, which replaces the stages' keys.
+    static constexpr ::llvm::StringLiteral getProgramKeyAttrName() { return "kda.program_key"; }
+  }];
 }
 
 class KDA_Op<string mnemonic, list<Trait> traits = []>

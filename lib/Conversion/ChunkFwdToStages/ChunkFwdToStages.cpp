@@ -156,8 +156,8 @@ void decompose(ChunkFwdOp op) {
   op.getO().replaceAllUsesWith(output.getO());
   if (op.getFinalState())
     op.getFinalState().replaceAllUsesWith(scan.getFinalState());
-  op->getParentOfType<func::FuncOp>()->setAttr("kda.program_key",
-                                               programKey(op, scale));
+  op->getParentOfType<func::FuncOp>()->setAttr(
+      kda::KDADialect::getProgramKeyAttrName(), programKey(op, scale));
   op.erase();
 }
 

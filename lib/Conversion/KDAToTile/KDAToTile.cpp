@@ -239,8 +239,9 @@ struct ConvertKDAToTilePass
       argTypes.push_back(toMemRef(t));
     auto host = func::FuncOp::create(b, func.getLoc(), func.getName(),
                                      b.getFunctionType(argTypes, {}));
-    host->setAttr("kda.entry", b.getUnitAttr());
-    host->setAttr("kda.num_inputs", b.getI64IntegerAttr(type.getNumInputs()));
+    host->setAttr(kda::KDADialect::getEntryAttrName(), b.getUnitAttr());
+    host->setAttr(kda::KDADialect::getNumInputsAttrName(),
+                  b.getI64IntegerAttr(type.getNumInputs()));
     Block *entry = host.addEntryBlock();
     OpBuilder hb = OpBuilder::atBlockEnd(entry);
 
@@ -394,11 +395,13 @@ struct ConvertKDAToTilePass
                                              : std::to_string(size));
       argDims[i] = b.getStringAttr(dims);
     }
-    host->setAttr("kda.arg_names", b.getArrayAttr(argNames));
-    host->setAttr("kda.arg_dims", b.getArrayAttr(argDims));
+    host->setAttr(kda::KDADialect::getArgNamesAttrName(),
+                  b.getArrayAttr(argNames));
+    host->setAttr(kda::KDADialect::getArgDimsAttrName(),
+                  b.getArrayAttr(argDims));
     SmallVector<NamedAttribute> keyAttrs;
-    if (auto programKey =
-            func->getAttrOfType<DictionaryAttr>("kda.program_key")) {
+    if (auto programKey = func->getAttrOfType<DictionaryAttr>(
+            kda::KDADialect::getProgramKeyAttrName())) {
       // A decomposed kda.chunk_fwd: its own key replaces the stages' keys.
       keyAttrs.append(programKey.begin(), programKey.end());
     } else {
@@ -407,7 +410,8 @@ struct ConvertKDAToTilePass
       for (auto &[k, v] : key)
         keyAttrs.push_back(b.getNamedAttr(k, b.getStringAttr(v)));
     }
-    host->setAttr("kda.key", b.getDictionaryAttr(keyAttrs));
+    host->setAttr(kda::KDADialect::getKeyAttrName(),
+                  b.getDictionaryAttr(keyAttrs));
     func.erase();
     return success();
   }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kda/Conversion/Passes.h"
+#include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/Tile/TileOps.h"
 #include "kda/Dialect/Tile/TileUtils.h"
 
@@ -105,7 +106,7 @@ struct ConvertTileToCPUPass
       if (func->hasAttr(TileDialect::getKernelAttrName())) {
         if (failed(convertKernel(func)))
           return signalPassFailure();
-      } else if (func->hasAttr("kda.entry")) {
+      } else if (func->hasAttr(kda::KDADialect::getEntryAttrName())) {
         // Host entries get a C interface for the ExecutionEngine.
         func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                       UnitAttr::get(&getContext()));

@@ -1,6 +1,7 @@
 //===- BundleEmitter.cpp - compile a kda module to a kernel bundle --------===//
 
 #include "kda/Target/BundleEmitter.h"
+#include "kda/Dialect/KDA/KDADialect.h"
 
 #include "BF16Memory.h"
 #include "Manifest.h"
@@ -217,7 +218,7 @@ LogicalResult kda::emitBundle(ModuleOp module,
       if (op->getDialect() && op->getDialect()->getNamespace() == "kda")
         hasKdaOps = true;
     });
-    programs += hasKdaOps || func->hasAttr("kda.entry");
+    programs += hasKdaOps || func->hasAttr(kda::KDADialect::getEntryAttrName());
   }
   // (With neither kda ops nor tile kernels, compileToPTX says so.)
   if (programs > 1 || (programs == 0 && tileKernels))
@@ -233,7 +234,7 @@ LogicalResult kda::emitBundle(ModuleOp module,
     return failure();
   SmallVector<func::FuncOp> entries;
   for (auto func : gpu->getOps<func::FuncOp>())
-    if (func->hasAttr("kda.entry"))
+    if (func->hasAttr(kda::KDADialect::getEntryAttrName()))
       entries.push_back(func);
   if (entries.size() != 1)
     return emitError(module.getLoc())

@@ -2,6 +2,8 @@
 
 #include "Manifest.h"
 
+#include "kda/Dialect/KDA/KDADialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -103,7 +105,8 @@ FailureOr<std::string> kda::buildManifest(func::FuncOp entry, StringRef chip) {
   std::string text;
   llvm::raw_string_ostream os(text);
   Block &body = entry.getBody().front();
-  auto numInputs = entry->getAttrOfType<IntegerAttr>("kda.num_inputs");
+  auto numInputs = entry->getAttrOfType<IntegerAttr>(
+      kda::KDADialect::getNumInputsAttrName());
   if (!numInputs || numInputs.getInt() < 0 ||
       numInputs.getInt() > body.getNumArguments())
     return entry.emitError("the entry needs a 'kda.num_inputs' attribute "
@@ -113,9 +116,12 @@ FailureOr<std::string> kda::buildManifest(func::FuncOp entry, StringRef chip) {
   // --convert-kda-to-tile; entries written at the tile level get generic
   // ones: argN, and D<arg>_<dim> for dynamic dimensions.
   Builder builder(entry.getContext());
-  auto names = entry->getAttrOfType<ArrayAttr>("kda.arg_names");
-  auto dims = entry->getAttrOfType<ArrayAttr>("kda.arg_dims");
-  auto key = entry->getAttrOfType<DictionaryAttr>("kda.key");
+  auto names =
+      entry->getAttrOfType<ArrayAttr>(kda::KDADialect::getArgNamesAttrName());
+  auto dims =
+      entry->getAttrOfType<ArrayAttr>(kda::KDADialect::getArgDimsAttrName());
+  auto key =
+      entry->getAttrOfType<DictionaryAttr>(kda::KDADialect::getKeyAttrName());
   if (!names || !dims || names.size() != body.getNumArguments() ||
       dims.size() != body.getNumArguments()) {
     SmallVector<Attribute> genericNames, genericDims;
