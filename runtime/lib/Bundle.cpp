@@ -180,8 +180,9 @@ Status Bundle::parse(std::string_view data, Bundle &out) {
                                    "' is not followed by a newline (is its "
                                    "size right?)");
     ++pos;
-    // A set of views into `data`: linear in the number of sections (a
-    // scan of the names seen took 54 s for 200,000 empty sections).
+    // A set of views into `data`: linear in the number of sections (with
+    // a scan of the names seen, a fuzzing run reported 54 s for 200,000
+    // empty sections).
     if (!payloads.emplace(name, payload).second)
       return bundleError("duplicate section '" + std::string(name) + "'");
     out.sections.emplace_back(name);
