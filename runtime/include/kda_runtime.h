@@ -75,6 +75,24 @@ kda_status kda_program_load(const char *path, kda_program **program);
 /** Loads a bundle from memory (copied). */
 kda_status kda_program_load_memory(const void *data, size_t size,
                                    kda_program **program);
+/** Flags of kda_program_load_flags and kda_program_load_memory_flags. */
+/** Never load the bundle's CPU build: a bundle's cpu section is native code
+ *  that runs when it is loaded (dlopen runs its initializers), and its
+ *  checksum stops accidents, not an attacker. kda_program_run_cpu then fails
+ *  with KDA_ERROR_UNSUPPORTED and nothing is loaded. The environment
+ *  variable KDA_RUNTIME_NO_CPU=1 does the same for every program. */
+#define KDA_LOAD_REFUSE_CPU 0x1u
+/** Load the PTX even when the bundle has a cubin for the device
+ *  ($KDA_RUNTIME_FORCE_PTX=1 does the same). */
+#define KDA_LOAD_FORCE_PTX 0x2u
+
+/** kda_program_load with KDA_LOAD_* flags (others are an invalid argument). */
+kda_status kda_program_load_flags(const char *path, unsigned flags,
+                                  kda_program **program);
+/** kda_program_load_memory with KDA_LOAD_* flags. */
+kda_status kda_program_load_memory_flags(const void *data, size_t size,
+                                         unsigned flags,
+                                         kda_program **program);
 /** Unloads its modules and frees it (null is ignored). */
 void kda_program_destroy(kda_program *program);
 

@@ -10,6 +10,7 @@
 #include "Internal.h"
 #include "kda/Runtime/Program.h"
 
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <new>
@@ -72,6 +73,21 @@ bool convertTensors(const kda_tensor *in, size_t n, TensorArg *out,
   return true;
 }
 
+/// ProgramOptions of KDA_LOAD_* flags; false for an unknown flag.
+bool loadOptions(unsigned flags, ProgramOptions &options) {
+  if (flags & ~(KDA_LOAD_REFUSE_CPU | KDA_LOAD_FORCE_PTX))
+    return false;
+  options.refuseCpu = (flags & KDA_LOAD_REFUSE_CPU) != 0;
+  options.forcePtx = (flags & KDA_LOAD_FORCE_PTX) != 0;
+  return true;
+}
+
+std::string hexFlags(unsigned flags) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%x", flags);
+  return buffer;
+}
+
 template <typename F> kda_status guarded(F f) {
   try {
     return f();
@@ -122,26 +138,44 @@ const char *kda_status_name(kda_status status) {
 }
 
 kda_status kda_program_load(const char *path, kda_program **out) {
+  return kda_program_load_flags(path, 0, out);
+}
+
+kda_status kda_program_load_memory(const void *data, size_t size,
+                                   kda_program **out) {
+  return kda_program_load_memory_flags(data, size, 0, out);
+}
+
+kda_status kda_program_load_flags(const char *path, unsigned flags,
+                                  kda_program **out) {
   return guarded([&] {
     if (!path || !out)
       return invalidArgument("null path or output pointer");
     *out = nullptr;
+    ProgramOptions options;
+    if (!loadOptions(flags, options))
+      return invalidArgument(("unknown load flags " + hexFlags(flags)).c_str());
     auto p = std::make_unique<kda_program>();
-    if (kda_status s = report(Program::load(path, p->program)); s != KDA_OK)
+    if (kda_status s = report(Program::load(path, p->program, options));
+        s != KDA_OK)
       return s;
     *out = p.release();
     return KDA_OK;
   });
 }
 
-kda_status kda_program_load_memory(const void *data, size_t size,
-                                   kda_program **out) {
+kda_status kda_program_load_memory_flags(const void *data, size_t size,
+                                         unsigned flags, kda_program **out) {
   return guarded([&] {
     if (!out)
       return invalidArgument("null output pointer");
     *out = nullptr;
+    ProgramOptions options;
+    if (!loadOptions(flags, options))
+      return invalidArgument(("unknown load flags " + hexFlags(flags)).c_str());
     auto p = std::make_unique<kda_program>();
-    if (kda_status s = report(Program::fromMemory(data, size, p->program));
+    if (kda_status s =
+            report(Program::fromMemory(data, size, p->program, options));
         s != KDA_OK)
       return s;
     *out = p.release();

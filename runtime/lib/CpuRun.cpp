@@ -62,7 +62,8 @@ Status Program::Impl::getCpuEntry(void *&entry) {
   if (options.refuseCpu)
     return Status::error(ErrorCode::Unsupported,
                          "CPU builds are refused here (ProgramOptions::"
-                         "refuseCpu or KDA_RUNTIME_NO_CPU=1): the bundle's "
+                         "refuseCpu, KDA_LOAD_REFUSE_CPU or "
+                         "KDA_RUNTIME_NO_CPU=1): the bundle's "
                          "cpu section is native code and is not loaded");
   if (!bundle.hasCpu)
     return Status::error(ErrorCode::Unsupported,

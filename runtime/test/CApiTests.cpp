@@ -37,10 +37,63 @@ void expectStatus(Harness &h, const std::string &name, kda_status got,
                     "'");
 }
 
+/// KDA_LOAD_REFUSE_CPU: a program loaded with it never loads its CPU build.
+void refuseCpuTests(Harness &h) {
+  std::string ptx = ".version 8.0\n.target sm_90\n.address_size 64\n" +
+                    ptxEntry("test_scale_k", 18);
+  std::string image =
+      makeBundle({{"manifest", kScaleManifest},
+                  {"ptx", ptx},
+                  {"cpu", readFile(fakeCpuSectionPath())}});
+  const int64_t n = 2 * 3 * 4;
+  Buffer x(n * 4), y(n * 4, 0xFF);
+  for (int64_t i = 0; i < n; ++i)
+    static_cast<float *>(x.data)[i] = static_cast<float>(i);
+  kda_tensor t[2] = {ctensor(x.data, KDA_F32, {2, 3, 4}),
+                     ctensor(y.data, KDA_F32, {2, 3, 4})};
+  kda_launch_args la;
+  std::memset(&la, 0, sizeof la);
+  la.tensors = t;
+  la.num_tensors = 2;
+
+  kda_program *p = nullptr;
+  kda_status s = kda_program_load_memory_flags(image.data(), image.size(),
+                                               KDA_LOAD_REFUSE_CPU, &p);
+  h.record("capi/load-refuse-cpu", s == KDA_OK && p, kda_last_error());
+  if (p) {
+    expectStatus(h, "run-cpu-refused", kda_program_run_cpu(p, &la),
+                 KDA_ERROR_UNSUPPORTED, "CPU builds are refused here");
+    h.record("capi/run-cpu-refused-nothing-written", y.untouched());
+    kda_program_destroy(p);
+  }
+  p = nullptr;
+  s = kda_program_load_memory_flags(image.data(), image.size(), 0, &p);
+  h.record("capi/load-flags-0", s == KDA_OK && p, kda_last_error());
+  if (p) {
+    s = kda_program_run_cpu(p, &la);
+    bool ok = s == KDA_OK;
+    for (int64_t i = 0; i < n && ok; ++i)
+      ok = static_cast<float *>(y.data)[i] == 2.0f * i + 1.0f;
+    h.record("capi/run-cpu-allowed", ok, kda_last_error());
+    kda_program_destroy(p);
+  }
+  p = nullptr;
+  expectStatus(h, "load-unknown-flags",
+               kda_program_load_memory_flags(image.data(), image.size(), 0x80,
+                                             &p),
+               KDA_ERROR_INVALID_ARGUMENT, "unknown load flags 0x80");
+  expectStatus(h, "load-file-unknown-flags",
+               kda_program_load_flags("/nonexistent/x.kdab",
+                                      KDA_LOAD_REFUSE_CPU | 0x100, &p),
+               KDA_ERROR_INVALID_ARGUMENT, "unknown load flags 0x101");
+  h.record("capi/unknown-flags-null-program", p == nullptr);
+}
+
 } // namespace
 
 void runCApiTests(Harness &h) {
   h.record("capi/header-compiles-as-c", kda_test_c_header() == 11);
+  refuseCpuTests(h);
   kda_program *p = nullptr;
   std::string bad = "KDA-BUNDLE 1\nsection ptx 50\nabc\nend\n";
   expectStatus(h, "load-bad-bundle",

@@ -15,7 +15,9 @@ int kda_test_c_header(void) {
   kda_launch_args a = {&t, 1, 0, 0, 0, 0};
   kda_status s = KDA_OK;
   kda_forward_tensors f = {0};
+  unsigned flags = KDA_LOAD_REFUSE_CPU | KDA_LOAD_FORCE_PTX;
   (void)f;
+  (void)flags;
   return (int)a.num_tensors + (int)t.rank + (int)s + KDA_MAX_RANK +
          KDA_RUNTIME_ABI_VERSION;
 }

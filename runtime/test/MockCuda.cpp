@@ -15,8 +15,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 using namespace kda::rt::cu;
 
@@ -64,12 +66,14 @@ MockContext contexts[16] = {{0}, {1}, {2},  {3},  {4},  {5},  {6},  {7},
 thread_local MockContext *current = nullptr;
 thread_local MockContext *pushed = nullptr;
 
-struct MockModule {
-  std::string ptx;
-};
 struct MockFunction {
   std::string name;
   int numParams;
+};
+// Functions belong to their module and go with it, as with the driver.
+struct MockModule {
+  std::string ptx;
+  std::vector<std::unique_ptr<MockFunction>> functions;
 };
 struct MockStream {
   bool capturing = false;
@@ -289,7 +293,8 @@ MOCK_API CUresult cuModuleUnload(CUmodule module) {
 MOCK_API CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
                                       const char *name) {
   Call c;
-  const std::string &ptx = reinterpret_cast<MockModule *>(module)->ptx;
+  auto *m = reinterpret_cast<MockModule *>(module);
+  const std::string &ptx = m->ptx;
   std::string needle = std::string(".entry ") + name + "(";
   size_t at = ptx.find(needle);
   if (at == std::string::npos)
@@ -299,7 +304,9 @@ MOCK_API CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   for (size_t p = ptx.find(".param", at); p < close;
        p = ptx.find(".param", p + 1))
     ++params;
-  *function = reinterpret_cast<CUfunction>(new MockFunction{name, params});
+  m->functions.push_back(
+      std::make_unique<MockFunction>(MockFunction{name, params}));
+  *function = reinterpret_cast<CUfunction>(m->functions.back().get());
   return 0;
 }
 
