@@ -174,6 +174,74 @@ def KDABufferizeTilesPass : Pass<"kda-bufferize-tiles", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
+  let summary = "Lower tile kernels with register tiles (#tile.dist) to per-thread code";
+  let description = [{
+    For every tile kernel whose tiles carry `#tile.dist` layouts (all of
+    them must), each tile becomes the vector of the elements one thread
+    holds, in the layout's register order, and each op becomes code on
+    those vectors:
+
+    - elementwise `arith` / `math` ops, splat constants, `tile.splat`,
+      `tile.iota` and `tile.tri_mask` work on the thread's registers (the
+      coordinates of its elements come from its lane and warp ids);
+    - `tile.load` / `tile.store` read and write the thread's elements in
+      global memory directly, masked by the box (a store writes each
+      element once, from the first thread that holds a copy);
+    - `tile.dot` of bf16 / f16 operands into an f32 accumulator becomes
+      `mma.sync.m16n8k16` on the registers: the operands must be in the
+      layouts mma.sync reads (`getMmaOperandA16` / `getMmaOperandB16` and
+      `getMmaAccumulator` of `#tile.dist`), which is checked lane by lane;
+    - `tile.convert_layout`, `tile.trans` and `tile.broadcast` rename
+      registers when every thread already holds what its result needs;
+      otherwise `convert_layout` and `trans` go through shared memory
+      (a barrier, stores, a barrier, loads), and `broadcast` is an error
+      (its input must be a slice of its result's layout);
+    - `tile.reduce` combines in registers, then across lanes with xor
+      shuffles, then across warps through a small shared buffer.
+
+    `scf.for` / `scf.if` carrying tiles carry the vectors. Kernels without
+    layouts are left as they are, for `convert-tile-to-linalg` and the
+    shared-memory mapping of `convert-tile-to-gpu`. `tile.scan` and
+    `tile.unit_lower_inverse` have no per-thread lowering yet (an error).
+
+    ```mlir
+    #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1],
+                      lanes = [8, 4], elems = [1, 2],
+                      lane_strides = [4, 1], warp_strides = [1, 1]>
+    %s = tile.dot %x, %y, %zero
+        : tensor<16x16xbf16, #a>, tensor<16x16xbf16, #b> -> tensor<16x16xf32, #acc>
+    // becomes, in each thread, two nvvm.mma.sync on vector<8xf32> registers
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+  let options = [
+    Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",
+           "Threads per block when a kernel has no 'tile.num_threads' attribute">
+  ];
+}
+
+def DropTileLayoutsPass : Pass<"kda-drop-tile-layouts", "::mlir::ModuleOp"> {
+  let summary = "Remove #tile.dist layouts from tiles (for targets without threads)";
+  let description = [{
+    Strips the `#tile.dist` encoding from every tile type (op results, block
+    arguments, function types) and removes `tile.convert_layout`, which is
+    then the identity. A program written with register layouts then runs
+    on the CPU path, and on the GPU's shared-memory mapping, unchanged in
+    meaning: layouts say where elements live, not what they are.
+
+    ```mlir
+    %y = tile.convert_layout %x : tensor<16x16xf32, #acc> -> tensor<16x16xf32, #a>
+    // becomes: uses of %y use %x, of type tensor<16x16xf32>
+    ```
+  }];
+}
+
 def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Map bufferized tile kernels onto GPU thread blocks";
   let description = [{

@@ -14,20 +14,32 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::kda;
 
-void kda::buildKDAToLinalgPipeline(OpPassManager &pm) {
+/// kda ops to tile kernels, then to linalg on tensors; kernels with
+/// register tiles become per-thread code first when `registerTiles` is set
+/// (the GPU), and lose their layouts otherwise.
+static void buildTileAndLinalgPipeline(OpPassManager &pm, bool registerTiles,
+                                       int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
   pm.addPass(createConvertKDAToTilePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createHoistTileLoadsPass());
+  if (registerTiles)
+    pm.addPass(createConvertTileToSIMTPass({numThreads}));
+  pm.addPass(createDropTileLayoutsPass());
   pm.addPass(createConvertTileToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
+void kda::buildKDAToLinalgPipeline(OpPassManager &pm) {
+  buildTileAndLinalgPipeline(pm, /*registerTiles=*/false, /*numThreads=*/0);
+}
+
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
-  buildKDAToLinalgPipeline(pm);
+  buildTileAndLinalgPipeline(pm, options.registerTiles, options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(
       createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));

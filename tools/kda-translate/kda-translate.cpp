@@ -1,7 +1,7 @@
 //===- kda-translate.cpp - kda programs to PTX ----------------------------===//
 //
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
-//               [-o out.ptx]
+//               [--no-register-tiles] [-o out.ptx]
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +37,12 @@ static llvm::cl::opt<int64_t> maxRegistersOption(
                    ".maxnreg, 1-255); default 0: ptxas decides"),
     llvm::cl::init(0));
 
+static llvm::cl::opt<bool> noRegisterTilesOption(
+    "no-register-tiles",
+    llvm::cl::desc("Run kernels written with register layouts (#tile.dist) "
+                   "on the shared-memory mapping instead of in registers"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -51,6 +57,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.features = featuresOption;
   options.toolkit = toolkitOption;
   options.maxRegisters = maxRegistersOption;
+  options.registerTiles = !noRegisterTilesOption;
   return options;
 }
 

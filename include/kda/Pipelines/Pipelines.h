@@ -40,6 +40,13 @@ struct KDAToPTXPipelineOptions
       llvm::cl::desc("Register limit per thread (PTX .maxnreg); 0: ptxas "
                      "decides"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> registerTiles{
+      *this, "register-tiles",
+      llvm::cl::desc("Lower kernels whose tiles carry #tile.dist layouts to "
+                     "per-thread code on registers (convert-tile-to-simt); "
+                     "false: drop the layouts and use the shared-memory "
+                     "mapping"),
+      llvm::cl::init(true)};
 };
 
 /// kda ops -> tile kernels -> linalg on tensors (target independent).

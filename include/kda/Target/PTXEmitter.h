@@ -23,6 +23,10 @@ struct PTXEmitterOptions {
   /// Register limit per thread of every kernel (PTX .maxnreg); 0 leaves it
   /// to ptxas.
   int64_t maxRegisters = 0;
+  /// Kernels whose tiles carry #tile.dist layouts run on registers
+  /// (convert-tile-to-simt); when false they lose their layouts and run on
+  /// the shared-memory mapping like the others.
+  bool registerTiles = true;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

@@ -65,6 +65,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
       options.toolkit.empty() ? getDefaultCudaToolkitPath() : options.toolkit;
   pipelineOptions.format = "isa";
   pipelineOptions.maxRegisters = options.maxRegisters;
+  pipelineOptions.registerTiles = options.registerTiles;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();

@@ -1,0 +1,265 @@
+//===- SIMTDot.cpp - tile.dot on register tiles as mma.sync ---------------===//
+//
+// A dot of 16-bit register tiles into an f32 register accumulator becomes
+// mma.sync.m16n8k16 on the registers themselves: the registers of each
+// fragment are found, at compile time, by matching the PTX fragment map
+// (which lane holds which element of a 16x8 accumulator, 16x16 A and 16x8
+// B block) against the tiles' layouts. The operands' layouts must put each
+// fragment element in the lane mma.sync expects (the layouts of
+// DistLayoutAttr::getMmaAccumulator / getMmaOperandA16 / getMmaOperandB16
+// do); a tile in another layout needs a tile.convert_layout first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+using namespace mlir::kda::simt;
+
+namespace {
+
+constexpr int64_t kWarpSize = DistLayoutAttr::kWarpSize;
+
+/// Coordinates (relative to the block's origin) of fragment element `slot`
+/// in lane `lane`: PTX ISA, "Matrix fragments for mma.m16n8k16".
+using FragmentMap = std::array<int64_t, 2> (*)(int64_t lane, int64_t slot);
+
+std::array<int64_t, 2> accumulatorSlot(int64_t lane, int64_t slot) {
+  int64_t g = lane / 4, t = lane % 4;
+  return {g + 8 * (slot / 2), 2 * t + slot % 2};
+}
+std::array<int64_t, 2> operandASlot(int64_t lane, int64_t slot) {
+  int64_t g = lane / 4, t = lane % 4;
+  return {g + 8 * ((slot / 2) % 2), 2 * t + slot % 2 + 8 * (slot / 4)};
+}
+std::array<int64_t, 2> operandBSlot(int64_t lane, int64_t slot) {
+  int64_t g = lane / 4, t = lane % 4;
+  return {2 * t + slot % 2 + 8 * (slot / 2), g};
+}
+
+/// Where each lane of warp 0 keeps each element of a 2-D layout.
+class LaneRegisters {
+public:
+  explicit LaneRegisters(DistLayoutAttr layout) : layout(layout) {
+    shape = layout.getTileShape();
+    for (int64_t lane = 0; lane < kWarpSize; ++lane)
+      for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+        SmallVector<int64_t> c = layout.getCoordinates(0, lane, r);
+        maps[lane][c[0] * shape[1] + c[1]] = r;
+      }
+  }
+
+  /// The register that holds fragment element `slot` of the block at
+  /// `origin`, the same in every lane; -1 if there is none.
+  int64_t find(std::array<int64_t, 2> origin, FragmentMap fragment,
+               int64_t slot) const {
+    int64_t reg = -1;
+    for (int64_t lane = 0; lane < kWarpSize; ++lane) {
+      std::array<int64_t, 2> c = fragment(lane, slot);
+      int64_t row = origin[0] + c[0], col = origin[1] + c[1];
+      if (row >= shape[0] || col >= shape[1])
+        return -1;
+      auto it = maps[lane].find(row * shape[1] + col);
+      if (it == maps[lane].end() || (reg != -1 && it->second != reg))
+        return -1;
+      reg = it->second;
+    }
+    return reg;
+  }
+
+  /// The registers of all `slots` elements of the block at `origin`.
+  FailureOr<SmallVector<int64_t>> fragment(std::array<int64_t, 2> origin,
+                                           FragmentMap map,
+                                           int64_t slots) const {
+    SmallVector<int64_t> regs;
+    for (int64_t s = 0; s < slots; ++s) {
+      int64_t r = find(origin, map, s);
+      if (r < 0)
+        return failure();
+      regs.push_back(r);
+    }
+    return regs;
+  }
+
+private:
+  DistLayoutAttr layout;
+  SmallVector<int64_t> shape;
+  std::array<llvm::DenseMap<int64_t, int64_t>, kWarpSize> maps;
+};
+
+/// One mma.sync: the accumulator block and, per K step, the A and B
+/// registers.
+struct MmaBlock {
+  SmallVector<int64_t> accRegs;
+  SmallVector<SmallVector<int64_t>> aRegs, bRegs;
+};
+
+/// The mma.sync blocks of `op` into `blocks`, or failure with the op's
+/// diagnostic.
+LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  DistLayoutAttr aLayout = getLayout(aType), bLayout = getLayout(bType),
+                 cLayout = getLayout(cType);
+  assert(aLayout && bLayout && cLayout &&
+         "checked: every tile of the kernel has a layout");
+  Type element = aType.getElementType();
+  if (!(element.isBF16() || element.isF16()) ||
+      bType.getElementType() != element ||
+      !cType.getElementType().isF32())
+    return op.emitOpError()
+           << "on register tiles needs bf16 or f16 operands and an f32 "
+              "accumulator (mma.sync.m16n8k16), got "
+           << aType.getElementType() << " x " << bType.getElementType()
+           << " -> " << cType.getElementType();
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1),
+          k = aType.getDimSize(1);
+  if (m % 16 || n % 8 || k % 16)
+    return op.emitOpError() << "on register tiles needs M a multiple of 16, "
+                               "N of 8 and K of 16, got "
+                            << m << "x" << n << "x" << k;
+
+  // Each warp multiplies its own rows and columns: the operands' warp
+  // offsets must follow the accumulator's, and no warp splits K.
+  int64_t numWarps = getProgramWarps(op);
+  for (int64_t w = 0; w < numWarps; ++w) {
+    SmallVector<int64_t> cw = cLayout.getWarpOffsets(w),
+                         aw = aLayout.getWarpOffsets(w),
+                         bw = bLayout.getWarpOffsets(w);
+    if (aw[0] != cw[0] || aw[1] != 0 || bw[0] != 0 || bw[1] != cw[1])
+      return op.emitOpError()
+             << "on register tiles needs the operands split over warps as "
+                "the accumulator is (A by its rows, B by its columns, "
+                "neither along K); warp "
+             << w << " holds accumulator rows/columns from (" << cw[0]
+             << ", " << cw[1] << "), A from (" << aw[0] << ", " << aw[1]
+             << "), B from (" << bw[0] << ", " << bw[1] << ")";
+  }
+
+  LaneRegisters accLanes(cLayout), aLanes(aLayout), bLanes(bLayout);
+  SmallVector<bool> covered(cLayout.getNumRegisters(), false);
+  for (int64_t r = 0; r < cLayout.getNumRegisters(); ++r) {
+    SmallVector<int64_t> origin = cLayout.getCoordinates(0, 0, r);
+    if (origin[0] % 16 || origin[1] % 8)
+      continue;
+    FailureOr<SmallVector<int64_t>> acc =
+        accLanes.fragment({origin[0], origin[1]}, accumulatorSlot, 4);
+    if (failed(acc))
+      continue;
+    MmaBlock block{*acc, {}, {}};
+    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+      FailureOr<SmallVector<int64_t>> a =
+          aLanes.fragment({origin[0], k0}, operandASlot, 8);
+      FailureOr<SmallVector<int64_t>> b =
+          bLanes.fragment({k0, origin[1]}, operandBSlot, 4);
+      if (failed(a))
+        return op.emitOpError()
+               << "on register tiles needs A in an mma.sync A layout: the "
+                  "16x16 block at ("
+               << origin[0] << ", " << k0
+               << ") is not where mma.sync reads it; convert A with "
+                  "tile.convert_layout";
+      if (failed(b))
+        return op.emitOpError()
+               << "on register tiles needs B in an mma.sync B layout: the "
+                  "16x8 block at ("
+               << k0 << ", " << origin[1]
+               << ") is not where mma.sync reads it; convert B with "
+                  "tile.convert_layout";
+      block.aRegs.push_back(*a);
+      block.bRegs.push_back(*b);
+    }
+    for (int64_t reg : *acc)
+      covered[reg] = true;
+    blocks.push_back(std::move(block));
+  }
+  if (llvm::is_contained(covered, false))
+    return op.emitOpError()
+           << "on register tiles needs the accumulator in an mma.sync "
+              "accumulator layout (each lane holding the elements of 16x8 "
+              "blocks that mma.sync writes); convert it with "
+              "tile.convert_layout";
+
+  return success();
+}
+
+struct DotToMma : OpConversionPattern<tile::DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<MmaBlock> blocks;
+    if (failed(planMma(op, blocks)))
+      return failure();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto cType = cast<RankedTensorType>(op.getAcc().getType());
+    Type element = aType.getElementType();
+    DistLayoutAttr cLayout = getLayout(cType);
+    Location loc = op.getLoc();
+    auto pack = [&](Value registers, int64_t lo, int64_t hi) -> Value {
+      Value pair = vector::FromElementsOp::create(
+          rewriter, loc, VectorType::get({2}, element),
+          ValueRange{extractRegister(rewriter, loc, registers, lo),
+                     extractRegister(rewriter, loc, registers, hi)});
+      if (!element.isBF16())
+        return pair;
+      // bf16 pairs travel as i32 (what NVVM's mma.sync takes).
+      Value asInt = vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({1}, rewriter.getI32Type()), pair);
+      return vector::ExtractOp::create(rewriter, loc, asInt,
+                                       ArrayRef<int64_t>{0});
+    };
+    SmallVector<Value> acc;
+    for (int64_t r = 0; r < cLayout.getNumRegisters(); ++r)
+      acc.push_back(extractRegister(rewriter, loc, adaptor.getAcc(), r));
+    Type f32 = rewriter.getF32Type();
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(4, f32));
+    NVVM::MMATypes ptxType =
+        element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    for (const MmaBlock &block : blocks) {
+      for (auto [aRegs, bRegs] : llvm::zip(block.aRegs, block.bRegs)) {
+        SmallVector<Value> a, b, c;
+        for (int64_t p = 0; p < 4; ++p)
+          a.push_back(pack(adaptor.getA(), aRegs[2 * p], aRegs[2 * p + 1]));
+        for (int64_t p = 0; p < 2; ++p)
+          b.push_back(pack(adaptor.getB(), bRegs[2 * p], bRegs[2 * p + 1]));
+        for (int64_t reg : block.accRegs)
+          c.push_back(acc[reg]);
+        Value mma = NVVM::MmaOp::create(
+            rewriter, loc, resultType, a, b, c, ArrayRef<int64_t>{16, 8, 16},
+            std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (auto [slot, reg] : llvm::enumerate(block.accRegs))
+          acc[reg] = LLVM::ExtractValueOp::create(rewriter, loc, mma, slot);
+      }
+    }
+    rewriter.replaceOp(op,
+                       buildRegisters(rewriter, loc, getRegisterType(cType), acc));
+    return success();
+  }
+};
+
+} // namespace
+
+LogicalResult simt::checkDotOnRegisters(Operation *dot) {
+  SmallVector<MmaBlock> blocks;
+  return planMma(cast<tile::DotOp>(dot), blocks);
+}
+
+void simt::populateSIMTDotPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns) {
+  patterns.add<DotToMma>(converter, patterns.getContext());
+}

@@ -1,0 +1,217 @@
+//===- SIMTLayouts.cpp - thread positions and register maps ---------------===//
+//
+// The run-time side of a #tile.dist layout (which elements the current
+// thread holds) and the compile-time matching of two layouts' registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+using namespace mlir::kda::simt;
+
+DistLayoutAttr simt::getLayout(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? dyn_cast_or_null<DistLayoutAttr>(tensor.getEncoding())
+                : DistLayoutAttr();
+}
+
+VectorType simt::getRegisterType(RankedTensorType tile) {
+  DistLayoutAttr layout = getLayout(tile);
+  assert(layout && "a register tile has a #tile.dist layout");
+  return VectorType::get({layout.getNumRegisters()}, tile.getElementType());
+}
+
+ThreadPosition simt::getThreadPosition(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpSize =
+      arith::ConstantIndexOp::create(b, loc, DistLayoutAttr::kWarpSize);
+  return {arith::RemUIOp::create(b, loc, tid, warpSize),
+          arith::DivUIOp::create(b, loc, tid, warpSize)};
+}
+
+/// (id / stride) mod count, times `scale`.
+static Value idField(OpBuilder &b, Location loc, Value id, int64_t stride,
+                     int64_t count, int64_t scale) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  if (count == 1)
+    return cst(0);
+  Value field = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, id, cst(stride)), cst(count));
+  return scale == 1 ? field : arith::MulIOp::create(b, loc, field, cst(scale));
+}
+
+SmallVector<Value> simt::getThreadOffsets(OpBuilder &b, Location loc,
+                                          DistLayoutAttr layout,
+                                          ThreadPosition thread) {
+  SmallVector<Value> offsets;
+  for (int64_t d = 0; d < layout.getRank(); ++d) {
+    int64_t elems = layout.getElems()[d];
+    int64_t warpSpan = layout.getBatch()[d] * layout.getOuter()[d] *
+                       layout.getLanes()[d] * elems;
+    Value lanePart = idField(b, loc, thread.lane, layout.getLaneStrides()[d],
+                             layout.getLanes()[d], elems);
+    Value warpPart = idField(b, loc, thread.warp, layout.getWarpStrides()[d],
+                             layout.getWarps()[d], warpSpan);
+    offsets.push_back(arith::AddIOp::create(b, loc, lanePart, warpPart));
+  }
+  return offsets;
+}
+
+/// The id bits that `counts` (with `strides`) take.
+static int64_t usedBits(ArrayRef<int64_t> counts, ArrayRef<int64_t> strides) {
+  int64_t bits = 0;
+  for (auto [count, stride] : llvm::zip(counts, strides))
+    bits |= (count - 1) * stride;
+  return bits;
+}
+
+Value simt::isCopyOwner(OpBuilder &b, Location loc, DistLayoutAttr layout,
+                        ThreadPosition thread, int64_t numWarps) {
+  int64_t laneCopies = (DistLayoutAttr::kWarpSize - 1) &
+                       ~usedBits(layout.getLanes(), layout.getLaneStrides());
+  int64_t warpCopies = (llvm::PowerOf2Ceil(std::max<int64_t>(numWarps, 1)) - 1) &
+                       ~usedBits(layout.getWarps(), layout.getWarpStrides());
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value owner = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  for (auto [id, mask] : {std::pair<Value, int64_t>{thread.lane, laneCopies},
+                          {thread.warp, warpCopies}}) {
+    if (mask == 0)
+      continue;
+    Value bits = arith::AndIOp::create(b, loc, id, cst(mask));
+    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, bits,
+                                       cst(0));
+    owner = arith::AndIOp::create(b, loc, owner, zero);
+  }
+  return owner;
+}
+
+/// Row-major linear index of `coords` in a tile of `shape`.
+static int64_t linearize(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape) {
+  int64_t index = 0;
+  for (auto [c, size] : llvm::zip(coords, shape))
+    index = index * size + c;
+  return index;
+}
+
+FailureOr<SmallVector<int64_t>>
+simt::matchRegisters(DistLayoutAttr src, DistLayoutAttr dst, int64_t numWarps,
+                     CoordinateMap dstToSrc) {
+  SmallVector<int64_t> srcShape = src.getTileShape();
+  const int64_t numSrc = src.getNumRegisters();
+  const int64_t numDst = dst.getNumRegisters();
+  SmallVector<int64_t> match(numDst, -1);
+  llvm::DenseMap<int64_t, int64_t> where;
+  for (int64_t warp = 0; warp < std::max<int64_t>(numWarps, 1); ++warp) {
+    for (int64_t lane = 0; lane < DistLayoutAttr::kWarpSize; ++lane) {
+      where.clear();
+      for (int64_t r = 0; r < numSrc; ++r)
+        where[linearize(src.getCoordinates(warp, lane, r), srcShape)] = r;
+      for (int64_t r = 0; r < numDst; ++r) {
+        SmallVector<int64_t> wanted = dstToSrc(dst.getCoordinates(warp, lane, r));
+        auto it = where.find(linearize(wanted, srcShape));
+        if (it == where.end())
+          return failure();
+        if (match[r] == -1)
+          match[r] = it->second;
+        else if (match[r] != it->second)
+          return failure();
+      }
+    }
+  }
+  return match;
+}
+
+int64_t simt::getProgramWarps(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  auto threads = func ? func->getAttrOfType<IntegerAttr>(
+                            tile::TileDialect::getNumThreadsAttrName())
+                      : IntegerAttr();
+  return threads ? std::max<int64_t>(threads.getInt() /
+                                         DistLayoutAttr::kWarpSize,
+                                     1)
+                 : 4;
+}
+
+Value simt::extractRegister(OpBuilder &b, Location loc, Value registers,
+                            int64_t index) {
+  return vector::ExtractOp::create(b, loc, registers, ArrayRef<int64_t>{index});
+}
+
+Value simt::buildRegisters(OpBuilder &b, Location loc, VectorType type,
+                           ArrayRef<Value> values) {
+  return vector::FromElementsOp::create(b, loc, type, values);
+}
+
+Value simt::convertThroughSharedMemory(OpBuilder &b, Location loc,
+                                       Value registers,
+                                       RankedTensorType srcType,
+                                       RankedTensorType dstType,
+                                       int64_t numWarps,
+                                       ArrayRef<int64_t> permutation) {
+  DistLayoutAttr src = getLayout(srcType);
+  DistLayoutAttr dst = getLayout(dstType);
+  Type element = srcType.getElementType();
+  // i1 tiles travel as bytes: shared memory holds whole bytes.
+  Type stored = element.isInteger(1) ? b.getI8Type() : element;
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto bufferType = MemRefType::get(srcType.getShape(), stored,
+                                    MemRefLayoutAttrInterface(), space);
+  Value buffer = memref::AllocOp::create(b, loc, bufferType);
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto at = [&](ArrayRef<Value> base, ArrayRef<int64_t> offsets) {
+    SmallVector<Value> indices;
+    for (auto [v, o] : llvm::zip(base, offsets))
+      indices.push_back(o ? arith::AddIOp::create(b, loc, v, cst(o)).getResult()
+                          : v);
+    return indices;
+  };
+  ThreadPosition thread = getThreadPosition(b, loc);
+  // Threads may still read the buffer of an earlier trip through a loop.
+  gpu::BarrierOp::create(b, loc);
+  Value owner = isCopyOwner(b, loc, src, thread, numWarps);
+  auto ifOwner = scf::IfOp::create(b, loc, owner, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOwner.thenBlock());
+    SmallVector<Value> base = getThreadOffsets(b, loc, src, thread);
+    for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
+      Value v = extractRegister(b, loc, registers, r);
+      if (stored != element)
+        v = arith::ExtUIOp::create(b, loc, stored, v);
+      memref::StoreOp::create(b, loc, v, buffer,
+                              at(base, src.getRegisterOffsets(r)));
+    }
+  }
+  gpu::BarrierOp::create(b, loc);
+  // Source coordinate permutation[i] is result coordinate i.
+  auto toSource = [&](auto values) {
+    if (permutation.empty())
+      return values;
+    auto permuted = values;
+    for (auto [i, p] : llvm::enumerate(permutation))
+      permuted[p] = values[i];
+    return permuted;
+  };
+  SmallVector<Value> base = toSource(getThreadOffsets(b, loc, dst, thread));
+  SmallVector<Value> values;
+  for (int64_t r = 0; r < dst.getNumRegisters(); ++r) {
+    Value v = memref::LoadOp::create(
+        b, loc, buffer, at(base, toSource(dst.getRegisterOffsets(r))));
+    if (stored != element)
+      v = arith::TruncIOp::create(b, loc, element, v);
+    values.push_back(v);
+  }
+  return buildRegisters(b, loc, getRegisterType(dstType), values);
+}

@@ -1,0 +1,100 @@
+//===- SIMTLowering.h - register tiles to per-thread code -------*- C++ -*-===//
+//
+// Shared pieces of convert-tile-to-simt: a tile with a #tile.dist layout
+// becomes a vector of the elements one thread holds (its registers, in the
+// layout's register order), and every tile op becomes code on those
+// vectors, the thread's lane and warp ids, shuffles, mma.sync and, only
+// where threads of different warps exchange elements, shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_LIB_CONVERSION_TILETOSIMT_SIMTLOWERING_H
+#define KDA_LIB_CONVERSION_TILETOSIMT_SIMTLOWERING_H
+
+#include "kda/Dialect/Tile/TileDialect.h"
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::kda::simt {
+
+using tile::DistLayoutAttr;
+
+/// The #tile.dist layout of a tile type, or null.
+DistLayoutAttr getLayout(Type type);
+
+/// The register type of a tile: vector<registers x element>.
+VectorType getRegisterType(RankedTensorType tile);
+
+/// Where the current thread sits: its lane (0..31) and warp, as index values.
+struct ThreadPosition {
+  Value lane;
+  Value warp;
+};
+ThreadPosition getThreadPosition(OpBuilder &b, Location loc);
+
+/// Per tile dimension, the part of the current thread's element
+/// coordinates that its lane and warp give (add a register's offsets,
+/// DistLayoutAttr::getRegisterOffsets, to get the element's coordinates).
+SmallVector<Value> getThreadOffsets(OpBuilder &b, Location loc,
+                                    DistLayoutAttr layout,
+                                    ThreadPosition thread);
+
+/// True in the one thread of each group of threads that hold copies of the
+/// same elements (replicated lanes and warps of `layout` at 0): the thread
+/// that writes them to memory.
+Value isCopyOwner(OpBuilder &b, Location loc, DistLayoutAttr layout,
+                  ThreadPosition thread, int64_t numWarps);
+
+/// Maps element coordinates of one tile to those of another.
+using CoordinateMap = function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)>;
+
+/// For each register of `dst`, the register of `src` that holds, in the
+/// same thread, the element `dstToSrc` maps that register's element to,
+/// the same register for every thread of `numWarps` warps; failure if some
+/// element lives in another thread (a conversion that must move data
+/// between threads).
+FailureOr<SmallVector<int64_t>> matchRegisters(DistLayoutAttr src,
+                                               DistLayoutAttr dst,
+                                               int64_t numWarps,
+                                               CoordinateMap dstToSrc);
+
+/// Warps of the tile kernel around `op` (tile.num_threads / 32).
+int64_t getProgramWarps(Operation *op);
+
+/// Extracts register `index` of `registers`.
+Value extractRegister(OpBuilder &b, Location loc, Value registers,
+                      int64_t index);
+/// Builds a register vector of `type` from one value per register.
+Value buildRegisters(OpBuilder &b, Location loc, VectorType type,
+                     ArrayRef<Value> values);
+
+/// Moves the tile held in `registers` (laid out as in `srcType`) into the
+/// layout of `dstType` through a shared-memory buffer of the source's
+/// shape: a barrier (readers of an earlier trip through a loop), owners
+/// store their elements, a barrier, every thread loads its elements.
+/// Result dimension i is source dimension permutation[i] (empty: the
+/// identity), so a transpose goes the same way.
+Value convertThroughSharedMemory(OpBuilder &b, Location loc, Value registers,
+                                 RankedTensorType srcType,
+                                 RankedTensorType dstType, int64_t numWarps,
+                                 ArrayRef<int64_t> permutation = {});
+
+/// Checks, before any rewriting, that an op has a per-thread lowering with
+/// the layouts it has (each emits the op's diagnostic on failure).
+LogicalResult checkDotOnRegisters(Operation *dot);
+LogicalResult checkBroadcastOnRegisters(Operation *broadcast);
+LogicalResult checkReduceOnRegisters(Operation *reduce);
+
+/// Patterns of the per-op lowerings, each in its own file.
+void populateSIMTMemoryPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns);
+void populateSIMTDotPatterns(const TypeConverter &converter,
+                             RewritePatternSet &patterns);
+void populateSIMTRegisterPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
+} // namespace mlir::kda::simt
+
+#endif // KDA_LIB_CONVERSION_TILETOSIMT_SIMTLOWERING_H

@@ -1,0 +1,312 @@
+//===- SIMTRegisters.cpp - layout changes and reductions of register tiles ===//
+//
+// tile.convert_layout, tile.trans and tile.broadcast are register renames
+// when every thread already holds the elements its result needs (checked
+// at compile time over all threads), else conversions through shared
+// memory (convert_layout and trans) or errors (broadcast, whose input must
+// be a slice of its result's layout). tile.reduce combines in registers,
+// then across lanes by xor shuffles, then across warps through a small
+// shared buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+using namespace mlir::kda::simt;
+
+namespace {
+
+/// The registers of `registers` listed in `order`, as a register vector of
+/// `type`.
+Value gatherRegisters(OpBuilder &b, Location loc, Value registers,
+                      ArrayRef<int64_t> order, VectorType type) {
+  SmallVector<Value> values;
+  for (int64_t r : order)
+    values.push_back(extractRegister(b, loc, registers, r));
+  return buildRegisters(b, loc, type, values);
+}
+
+SmallVector<int64_t> identityCoordinates(ArrayRef<int64_t> c) {
+  return SmallVector<int64_t>(c);
+}
+
+struct ConvertLayoutInRegisters : OpConversionPattern<tile::ConvertLayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getInput().getType());
+    auto dstType = cast<RankedTensorType>(op.getResult().getType());
+    int64_t numWarps = getProgramWarps(op);
+    Location loc = op.getLoc();
+    FailureOr<SmallVector<int64_t>> order =
+        matchRegisters(getLayout(srcType), getLayout(dstType), numWarps,
+                       identityCoordinates);
+    if (succeeded(order)) {
+      rewriter.replaceOp(op, gatherRegisters(rewriter, loc, adaptor.getInput(),
+                                             *order,
+                                             getRegisterType(dstType)));
+      return success();
+    }
+    rewriter.replaceOp(op, convertThroughSharedMemory(rewriter, loc,
+                                                      adaptor.getInput(),
+                                                      srcType, dstType,
+                                                      numWarps));
+    return success();
+  }
+};
+
+struct TransInRegisters : OpConversionPattern<tile::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getInput().getType());
+    auto dstType = cast<RankedTensorType>(op.getResult().getType());
+    if (!getLayout(srcType) || !getLayout(dstType))
+      return failure();
+    // Result dimension i is input dimension perm[i] (default: reversed).
+    SmallVector<int64_t> perm;
+    if (auto attr = op.getPermutation())
+      perm.assign(attr->begin(), attr->end());
+    else
+      for (int64_t i = srcType.getRank() - 1; i >= 0; --i)
+        perm.push_back(i);
+    int64_t numWarps = getProgramWarps(op);
+    Location loc = op.getLoc();
+    FailureOr<SmallVector<int64_t>> order = matchRegisters(
+        getLayout(srcType), getLayout(dstType), numWarps,
+        [&](ArrayRef<int64_t> c) {
+          SmallVector<int64_t> src(c.size());
+          for (auto [i, p] : llvm::enumerate(perm))
+            src[p] = c[i];
+          return src;
+        });
+    if (succeeded(order)) {
+      rewriter.replaceOp(op, gatherRegisters(rewriter, loc, adaptor.getInput(),
+                                             *order,
+                                             getRegisterType(dstType)));
+      return success();
+    }
+    rewriter.replaceOp(op, convertThroughSharedMemory(
+                               rewriter, loc, adaptor.getInput(), srcType,
+                               dstType, numWarps, perm));
+    return success();
+  }
+};
+
+/// For each result register of a broadcast, the input register it repeats.
+FailureOr<SmallVector<int64_t>> broadcastRegisters(tile::BroadcastOp op) {
+  ArrayRef<int64_t> dims = op.getDims();
+  return matchRegisters(getLayout(op.getInput().getType()),
+                        getLayout(op.getResult().getType()),
+                        getProgramWarps(op), [&](ArrayRef<int64_t> c) {
+                          SmallVector<int64_t> src;
+                          for (auto [i, v] : llvm::enumerate(c))
+                            if (!llvm::is_contained(dims,
+                                                    static_cast<int64_t>(i)))
+                              src.push_back(v);
+                          return src;
+                        });
+}
+
+struct BroadcastInRegisters : OpConversionPattern<tile::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getInput().getType());
+    auto dstType = cast<RankedTensorType>(op.getResult().getType());
+    if (!getLayout(srcType) || !getLayout(dstType))
+      return failure();
+    FailureOr<SmallVector<int64_t>> order = broadcastRegisters(op);
+    if (failed(order))
+      return failure();
+    rewriter.replaceOp(op, gatherRegisters(rewriter, loc(op), adaptor.getInput(),
+                                           *order, getRegisterType(dstType)));
+    return success();
+  }
+  static Location loc(Operation *op) { return op->getLoc(); }
+};
+
+/// The part of a reduction's checks that the lowering relies on.
+LogicalResult checkReduce(tile::ReduceOp op) {
+  auto srcType = cast<RankedTensorType>(op.getInput().getType());
+  if (srcType.getRank() < 2)
+    return op.emitOpError()
+           << "on register tiles reduces tiles of rank 2 or more";
+  Type element = srcType.getElementType();
+  if (element.getIntOrFloatBitWidth() != 32)
+    return op.emitOpError()
+           << "on register tiles reduces 32-bit elements (warp shuffles), got "
+           << element;
+  return success();
+}
+
+struct ReduceInRegisters : OpConversionPattern<tile::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getInput().getType());
+    auto dstType = cast<RankedTensorType>(op.getResult().getType());
+    DistLayoutAttr src = getLayout(srcType), dst = getLayout(dstType);
+    if (!src || !dst)
+      return failure();
+    if (failed(checkReduce(op)))
+      return failure();
+    Type element = srcType.getElementType();
+    const int64_t dim = op.getDim();
+    const int64_t numWarps = getProgramWarps(op);
+    Location loc = op.getLoc();
+    tile::CombineKind kind = op.getKind();
+    auto combine = [&](Value lhs, Value rhs) {
+      return tile::emitCombine(rewriter, loc, kind, lhs, rhs);
+    };
+
+    // 1. In registers: the registers that differ only along `dim`, in
+    // order, are one partial per register of the slice layout.
+    DistLayoutAttr slice = src.getSlice(dim);
+    SmallVector<Value> partials(slice.getNumRegisters());
+    for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
+      SmallVector<int64_t> offsets = src.getRegisterOffsets(r);
+      offsets.erase(offsets.begin() + dim);
+      int64_t group = -1;
+      for (int64_t s = 0; s < slice.getNumRegisters() && group < 0; ++s)
+        if (slice.getRegisterOffsets(s) == offsets)
+          group = s;
+      assert(group >= 0 && "every register belongs to a slice register");
+      Value v = extractRegister(rewriter, loc, adaptor.getInput(), r);
+      partials[group] = partials[group] ? combine(partials[group], v) : v;
+    }
+
+    // 2. Across the lanes along `dim`: an xor butterfly, after which every
+    // lane holds the combination.
+    auto i32 = [&](int64_t v) {
+      return arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          v);
+    };
+    const int64_t lanes = src.getLanes()[dim];
+    for (Value &partial : partials)
+      for (int64_t step = 1; step < lanes; step *= 2) {
+        auto shuffle = gpu::ShuffleOp::create(
+            rewriter, loc, partial, i32(step * src.getLaneStrides()[dim]),
+            i32(DistLayoutAttr::kWarpSize), gpu::ShuffleMode::XOR);
+        partial = combine(partial, shuffle.getShuffleResult());
+      }
+
+    // 3. Across the warps along `dim`: each warp's partials go to a shared
+    // buffer [warps along dim, result tile], then every thread combines the
+    // column of its elements in warp order.
+    const int64_t warps = src.getWarps()[dim];
+    if (warps > 1) {
+      ThreadPosition thread = getThreadPosition(rewriter, loc);
+      auto cst = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(rewriter, loc, v);
+      };
+      SmallVector<int64_t> shape{warps};
+      llvm::append_range(shape, slice.getTileShape());
+      auto space = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+      Value scratch = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get(shape, element, MemRefLayoutAttrInterface(), space));
+      SmallVector<Value> base = getThreadOffsets(rewriter, loc, slice, thread);
+      auto indices = [&](Value warpIndex, int64_t reg) {
+        SmallVector<Value> idx{warpIndex};
+        for (auto [v, o] : llvm::zip(base, slice.getRegisterOffsets(reg)))
+          idx.push_back(o ? arith::AddIOp::create(rewriter, loc, v, cst(o))
+                                .getResult()
+                          : v);
+        return idx;
+      };
+      Value warpAlongDim = arith::RemUIOp::create(
+          rewriter, loc,
+          arith::DivUIOp::create(rewriter, loc, thread.warp,
+                                 cst(src.getWarpStrides()[dim])),
+          cst(warps));
+      // One writer per element and warp along `dim`: lane 0 along `dim`,
+      // and no replica of the input.
+      Value laneAlongDim = arith::RemUIOp::create(
+          rewriter, loc,
+          arith::DivUIOp::create(rewriter, loc, thread.lane,
+                                 cst(src.getLaneStrides()[dim])),
+          cst(lanes));
+      Value writer = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                laneAlongDim, cst(0)),
+          isCopyOwner(rewriter, loc, src, thread, numWarps));
+      gpu::BarrierOp::create(rewriter, loc);
+      scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
+        for (auto [reg, partial] : llvm::enumerate(partials))
+          memref::StoreOp::create(b, l, partial, scratch,
+                                  indices(warpAlongDim, reg));
+        scf::YieldOp::create(b, l);
+      });
+      gpu::BarrierOp::create(rewriter, loc);
+      for (auto [reg, partial] : llvm::enumerate(partials)) {
+        Value total;
+        for (int64_t w = 0; w < warps; ++w) {
+          Value v = memref::LoadOp::create(rewriter, loc, scratch,
+                                           indices(cst(w), reg));
+          total = total ? combine(total, v) : v;
+        }
+        partial = total;
+      }
+    }
+
+    Value reduced = buildRegisters(rewriter, loc,
+                                   VectorType::get({slice.getNumRegisters()},
+                                                   element),
+                                   partials);
+    auto sliceType =
+        RankedTensorType::get(dstType.getShape(), element, slice);
+    FailureOr<SmallVector<int64_t>> order =
+        matchRegisters(slice, dst, numWarps, identityCoordinates);
+    if (succeeded(order))
+      reduced = gatherRegisters(rewriter, loc, reduced, *order,
+                                getRegisterType(dstType));
+    else
+      reduced = convertThroughSharedMemory(rewriter, loc, reduced, sliceType,
+                                           dstType, numWarps);
+    rewriter.replaceOp(op, reduced);
+    return success();
+  }
+};
+
+} // namespace
+
+LogicalResult simt::checkBroadcastOnRegisters(Operation *broadcast) {
+  auto op = cast<tile::BroadcastOp>(broadcast);
+  if (failed(broadcastRegisters(op)))
+    return op.emitOpError()
+           << "on register tiles needs an input whose layout is a slice of "
+              "the result's (every thread holding the input elements its "
+              "result elements repeat); convert the input with "
+              "tile.convert_layout";
+  return success();
+}
+
+LogicalResult simt::checkReduceOnRegisters(Operation *reduce) {
+  return checkReduce(cast<tile::ReduceOp>(reduce));
+}
+
+void simt::populateSIMTRegisterPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<ConvertLayoutInRegisters, TransInRegisters,
+               BroadcastInRegisters, ReduceInRegisters>(converter,
+                                                        patterns.getContext());
+}

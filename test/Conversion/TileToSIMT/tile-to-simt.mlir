@@ -1,0 +1,129 @@
+// RUN: kda-opt %s --convert-tile-to-simt --canonicalize --cse | FileCheck %s
+// RUN: kda-opt %kda_src_root/examples/register_chain.mlir --convert-tile-to-simt --canonicalize --cse | FileCheck %s --check-prefix=CHAIN
+
+// Register tiles become per-thread code: a vector of the elements each
+// thread holds, no shared memory except across warps.
+
+#acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+#b = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 1]>
+#acc4 = #tile.dist<warps = [4, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 4]>
+#cols4 = #tile.dist<warps = [1], batch = [2], outer = [1], lanes = [4], elems = [2], lane_strides = [1], warp_strides = [4]>
+#rows1 = #tile.dist<warps = [1], batch = [1], outer = [2], lanes = [8], elems = [1], lane_strides = [4], warp_strides = [1]>
+
+// Each thread loads its 8 elements (masked by the box), multiplies them
+// and stores them; the layout has no copies, so every thread stores.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %c32
+// CHECK-COUNT-8: memref.load %arg0
+// CHECK: %[[T:.*]] = vector.from_elements {{.*}} : vector<8xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[T]], %{{.*}} : vector<8xf32>
+// CHECK-NOT: memref.alloc
+// CHECK-COUNT-8: memref.store %{{.*}}, %arg1
+// CHECK: return
+func.func @elementwise(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
+  %two = arith.constant 2.0 : f32
+  %s = tile.splat %two : f32 -> tensor<16x16xf32, #acc>
+  %p = arith.mulf %t, %s : tensor<16x16xf32, #acc>
+  tile.store %p, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<16x16xf32>
+  return
+}
+
+// Row sums of a 16x16 accumulator: each thread adds its 2 elements of a
+// row, then the 4 lanes of the row's quad add theirs (xor 1, 2). The row
+// vector is held by all 4 lanes of a quad: only the first stores.
+// CHECK-LABEL: func.func @row_sums
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[COPY:.*]] = arith.andi %{{.*}}, %c3 : index
+// CHECK: %[[OWNER:.*]] = arith.cmpi eq, %[[COPY]], %c0 : index
+// CHECK: arith.andi %[[OWNER]]
+// CHECK: memref.store
+func.func @row_sums(%x: memref<16x16xf32>, %y: memref<16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
+  %s = tile.reduce add %t dim 1 : tensor<16x16xf32, #acc> -> tensor<16xf32, #rows1>
+  tile.store %s, %y[%c0] dims [0] : tensor<16xf32, #rows1>, memref<16xf32>
+  return
+}
+
+// Column sums of a 64x16 accumulator over 4 warps: in registers, across
+// the 8 lanes of a column (xor 4, 8, 16), then the warps' partials through
+// shared memory, added in warp order.
+// CHECK-LABEL: func.func @column_sums
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<4x16xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]]
+// CHECK: gpu.barrier
+// CHECK: %[[W0:.*]] = memref.load %[[SCRATCH]][%c0,
+// CHECK: %[[W1:.*]] = memref.load %[[SCRATCH]][%c1,
+// CHECK: arith.addf %[[W0]], %[[W1]] : f32
+func.func @column_sums(%x: memref<64x16xf32>, %y: memref<16xf32>)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x16xf32> -> tensor<64x16xf32, #acc4>
+  %s = tile.reduce add %t dim 0 : tensor<64x16xf32, #acc4> -> tensor<16xf32, #cols4>
+  tile.store %s, %y[%c0] dims [0] : tensor<16xf32, #cols4>, memref<16xf32>
+  return
+}
+
+// From the accumulator layout to the B operand layout, elements change
+// lanes: through shared memory.
+// CHECK-LABEL: func.func @to_operand_b
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[BUF]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[BUF]]
+func.func @to_operand_b(%x: memref<16x16xbf16>, %y: memref<16x16xbf16>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16, #acc>
+  %b = tile.convert_layout %t : tensor<16x16xbf16, #acc> -> tensor<16x16xbf16, #b>
+  tile.store %b, %y[%c0, %c0] dims [0, 1] : tensor<16x16xbf16, #b>, memref<16x16xbf16>
+  return
+}
+
+// A loop carrying a register tile carries its vector.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (vector<8xf32>)
+// CHECK-NEXT: %[[N:.*]] = arith.addf %[[S]], %{{.*}} : vector<8xf32>
+// CHECK-NEXT: scf.yield %[[N]] : vector<8xf32>
+func.func @loop(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
+  %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%s = %t) -> (tensor<16x16xf32, #acc>) {
+    %n = arith.addf %s, %t : tensor<16x16xf32, #acc>
+    scf.yield %n : tensor<16x16xf32, #acc>
+  }
+  tile.store %sum, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<16x16xf32>
+  return
+}
+
+// The example's chain: two mma.sync per 16x16 product (two 16x8 blocks),
+// the first product's accumulator, rounded to bf16, is the second's A
+// operand as it stands, and nothing goes through shared memory.
+// CHAIN-LABEL: func.func @chain_block
+// CHAIN-NOT: memref.alloc
+// CHAIN-NOT: gpu.barrier
+// CHAIN-COUNT-2: nvvm.mma.sync
+// CHAIN: math.exp2 %{{.*}} : vector<8xf32>
+// CHAIN: arith.select %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHAIN: gpu.shuffle xor
+// CHAIN: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// CHAIN-COUNT-2: nvvm.mma.sync
+// CHAIN-NOT: memref.alloc
+// CHAIN-NOT: gpu.barrier
+// CHAIN: return
