@@ -174,6 +174,48 @@ def KDABufferizeTilesPass : Pass<"kda-bufferize-tiles", "::mlir::ModuleOp"> {
   ];
 }
 
+def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give the tiles of kernels that can run on registers #tile.dist layouts";
+  let description = [{
+    For every tile kernel without layouts whose ops all have a per-thread
+    lowering, chooses a `#tile.dist` layout for each tile and inserts
+    `tile.convert_layout` where a use needs another one, so that
+    `convert-tile-to-simt` runs the kernel on registers.
+
+    Dots are the anchors: the f32 accumulator of an M x N dot takes the
+    mma.sync accumulator layout with the kernel's warps along M (as many as
+    M / 16 allows, the rest along N), A and B the operand layouts of the
+    same split. Layouts then spread until nothing changes, forward (an
+    elementwise result takes its operands' layout, a reduction the slice
+    of its input's, a transpose the permuted input's, a loop's iter_arg
+    and result its initial value's) and backward (a tile not yet placed
+    takes the layout its first user needs: an elementwise op the result's,
+    a dot its operand layout, a broadcast the slice of its result's, a
+    transpose the permuted result's, a yield its loop's). A tile that
+    nothing places (a load only a store reads) takes a coalesced layout,
+    16 bytes per lane along its last dimension, and spreading resumes.
+
+    Kernels with `tile.scan`, `tile.unit_lower_inverse`, dots of f32
+    operands or of shapes mma.sync.m16n8k16 cannot take, tiles of rank
+    above 2 or of sizes that are not powers of 2, index tiles, non-splat
+    constant tiles or other ops on tiles keep no layouts (the
+    shared-memory mapping runs them); `remarks` says which and why.
+
+    ```mlir
+    %s = tile.dot %x, %yt, %z : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    // becomes
+    %s = tile.dot %x, %yt, %z : tensor<16x16xbf16, #tile.dist<...A...>>,
+        tensor<16x16xbf16, #tile.dist<...B...>> -> tensor<16x16xf32, #tile.dist<...acc...>>
+    ```
+  }];
+  let options = [
+    Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",
+           "Threads per block when a kernel has no 'tile.num_threads' attribute">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "A remark per kernel: on registers, or why not">
+  ];
+}
+
 def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels with register tiles (#tile.dist) to per-thread code";
   let description = [{

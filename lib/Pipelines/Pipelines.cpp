@@ -20,11 +20,13 @@ using namespace mlir::kda;
 /// register tiles become per-thread code first when `registerTiles` is set
 /// (the GPU), and lose their layouts otherwise.
 static void buildTileAndLinalgPipeline(OpPassManager &pm, bool registerTiles,
-                                       int64_t numThreads) {
+                                       bool assignLayouts, int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
   pm.addPass(createConvertKDAToTilePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createHoistTileLoadsPass());
+  if (registerTiles && assignLayouts)
+    pm.addPass(createAssignTileLayoutsPass({numThreads, /*remarks=*/false}));
   if (registerTiles)
     pm.addPass(createConvertTileToSIMTPass({numThreads}));
   pm.addPass(createDropTileLayoutsPass());
@@ -34,12 +36,14 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool registerTiles,
 }
 
 void kda::buildKDAToLinalgPipeline(OpPassManager &pm) {
-  buildTileAndLinalgPipeline(pm, /*registerTiles=*/false, /*numThreads=*/0);
+  buildTileAndLinalgPipeline(pm, /*registerTiles=*/false,
+                             /*assignLayouts=*/false, /*numThreads=*/0);
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
-  buildTileAndLinalgPipeline(pm, options.registerTiles, options.numThreads);
+  buildTileAndLinalgPipeline(pm, options.registerTiles, options.assignLayouts,
+                             options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(
       createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));

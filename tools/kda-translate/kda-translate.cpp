@@ -1,7 +1,8 @@
 //===- kda-translate.cpp - kda programs to PTX ----------------------------===//
 //
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
-//               [--no-register-tiles] [-o out.ptx]
+//               [--no-register-tiles] [--assign-register-layouts]
+//               [-o out.ptx]
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,12 @@ static llvm::cl::opt<bool> noRegisterTilesOption(
                    "on the shared-memory mapping instead of in registers"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> assignLayoutsOption(
+    "assign-register-layouts",
+    llvm::cl::desc("Give every kernel that can run on registers #tile.dist "
+                   "layouts (kda-assign-tile-layouts), then run it there"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -58,6 +65,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.toolkit = toolkitOption;
   options.maxRegisters = maxRegistersOption;
   options.registerTiles = !noRegisterTilesOption;
+  options.assignLayouts = assignLayoutsOption;
   return options;
 }
 

@@ -47,6 +47,12 @@ struct KDAToPTXPipelineOptions
                      "false: drop the layouts and use the shared-memory "
                      "mapping"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> assignLayouts{
+      *this, "assign-layouts",
+      llvm::cl::desc("Give the tiles of every kernel that can run on "
+                     "registers #tile.dist layouts first "
+                     "(kda-assign-tile-layouts)"),
+      llvm::cl::init(false)};
 };
 
 /// kda ops -> tile kernels -> linalg on tensors (target independent).

@@ -27,6 +27,9 @@ struct PTXEmitterOptions {
   /// (convert-tile-to-simt); when false they lose their layouts and run on
   /// the shared-memory mapping like the others.
   bool registerTiles = true;
+  /// Kernels without layouts that can run on registers get layouts first
+  /// (kda-assign-tile-layouts).
+  bool assignLayouts = false;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

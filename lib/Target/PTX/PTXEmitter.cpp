@@ -66,6 +66,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.format = "isa";
   pipelineOptions.maxRegisters = options.maxRegisters;
   pipelineOptions.registerTiles = options.registerTiles;
+  pipelineOptions.assignLayouts = options.assignLayouts;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();

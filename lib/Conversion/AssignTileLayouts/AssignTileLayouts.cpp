@@ -1,0 +1,483 @@
+//===- AssignTileLayouts.cpp - choose register layouts for tiles ----------===//
+//
+// kda-assign-tile-layouts: gives every tile of a kernel a #tile.dist
+// layout, so that convert-tile-to-simt can run it on registers.
+//
+// Dots are the anchors: an f32 accumulator of M x N takes the mma.sync
+// accumulator layout with the kernel's warps along M (as many as M / 16
+// allows, the rest along N), its operands the A and B operand layouts of
+// the same warp split. Layouts then spread until nothing changes:
+// forward (an elementwise result takes its operands' layout, a reduction
+// the slice of its input's, a transpose the permuted input's, a loop
+// result its initial value's) and backward (a value nobody has placed yet
+// takes the layout its first user asks for: an elementwise op the
+// result's, a dot its operand layout, a broadcast the slice of the
+// result's, a transpose the permuted result's, a loop its iter_arg's).
+// Tiles still without a layout (say a load that only a store reads) take
+// a coalesced layout (16 bytes per lane along the last dimension), and
+// spreading resumes. Where a use needs another layout than its operand
+// has, a tile.convert_layout goes before it.
+//
+// Kernels it cannot place are left alone, to the shared-memory mapping:
+// those with tile.scan or tile.unit_lower_inverse, dots of f32 operands,
+// tiles of rank above 2 or of sizes that are not powers of 2, and ops it
+// does not know on tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda/Conversion/Passes.h"
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::kda {
+#define GEN_PASS_DEF_ASSIGNTILELAYOUTSPASS
+#include "Conversion/Passes.h.inc"
+} // namespace mlir::kda
+
+using namespace mlir;
+using namespace mlir::kda;
+using tile::DistLayoutAttr;
+
+namespace {
+
+constexpr int64_t kWarpSize = DistLayoutAttr::kWarpSize;
+
+RankedTensorType getTileType(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+bool isElementwise(Operation *op) {
+  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+         !isa<arith::ConstantOp>(op) && op->getNumRegions() == 0;
+}
+
+/// The layouts of a dot: the accumulator's, A's and B's.
+struct DotLayouts {
+  DistLayoutAttr acc, a, b;
+};
+
+DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps) {
+  MLIRContext *ctx = dot.getContext();
+  int64_t m = getTileType(dot.getAcc()).getDimSize(0);
+  int64_t n = getTileType(dot.getAcc()).getDimSize(1);
+  int64_t k = getTileType(dot.getA()).getDimSize(1);
+  int64_t warpsM = 1;
+  while (warpsM * 2 <= numWarps && m % (16 * warpsM * 2) == 0)
+    warpsM *= 2;
+  int64_t warpsN = 1;
+  while (warpsM * warpsN * 2 <= numWarps && n % (8 * warpsN * 2) == 0)
+    warpsN *= 2;
+  DotLayouts layouts;
+  layouts.acc = DistLayoutAttr::getMmaAccumulator(ctx, m, n, warpsM, warpsN);
+  layouts.a = DistLayoutAttr::getMmaOperandA16(ctx, m, k, warpsM);
+  // B's warps along N take the warp id bits above those along M, as in the
+  // accumulator.
+  layouts.b = DistLayoutAttr::get(ctx, {1, warpsN}, {k / 16, n / (8 * warpsN)},
+                                  {2, 1}, {4, 8}, {2, 1}, {1, 4},
+                                  {1, warpsM});
+  return layouts;
+}
+
+/// `layout` with its dimensions permuted: dimension i of the result is
+/// dimension perm[i] of `layout` (perm empty: reversed).
+DistLayoutAttr permuteLayout(DistLayoutAttr layout, ArrayRef<int64_t> perm,
+                             bool inverse) {
+  int64_t rank = layout.getRank();
+  SmallVector<int64_t> p(perm);
+  if (p.empty())
+    for (int64_t i = rank - 1; i >= 0; --i)
+      p.push_back(i);
+  auto apply = [&](ArrayRef<int64_t> values) {
+    SmallVector<int64_t> out(rank);
+    for (int64_t i = 0; i < rank; ++i) {
+      if (inverse)
+        out[p[i]] = values[i];
+      else
+        out[i] = values[p[i]];
+    }
+    return out;
+  };
+  return DistLayoutAttr::get(
+      layout.getContext(), apply(layout.getWarps()), apply(layout.getBatch()),
+      apply(layout.getOuter()), apply(layout.getLanes()),
+      apply(layout.getElems()), apply(layout.getLaneStrides()),
+      apply(layout.getWarpStrides()));
+}
+
+/// A coalesced layout for a tile of `type`: up to 16 bytes per lane along
+/// the last dimension, lanes along it and then along the first, warps
+/// along the first dimension and then the last.
+DistLayoutAttr getCoalescedLayout(RankedTensorType type, int64_t numWarps) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t bytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t rank = shape.size();
+  int64_t last = shape.back();
+  int64_t elemsLast = std::min<int64_t>(last, std::max<int64_t>(1, 16 / bytes));
+  int64_t lanesLast = std::min<int64_t>(kWarpSize, last / elemsLast);
+  int64_t lanesFirst =
+      rank == 2 ? std::min<int64_t>(kWarpSize / lanesLast, shape[0]) : 1;
+  int64_t warpsFirst = 1, warpsLast = 1;
+  if (rank == 2) {
+    while (warpsFirst * 2 <= numWarps &&
+           shape[0] % (lanesFirst * warpsFirst * 2) == 0)
+      warpsFirst *= 2;
+  }
+  while (warpsFirst * warpsLast * 2 <= numWarps &&
+         last % (elemsLast * lanesLast * warpsLast * 2) == 0)
+    warpsLast *= 2;
+  MLIRContext *ctx = type.getContext();
+  int64_t batchLast = last / (warpsLast * lanesLast * elemsLast);
+  if (rank == 1)
+    return DistLayoutAttr::get(ctx, {warpsLast}, {batchLast}, {1}, {lanesLast},
+                               {elemsLast}, {1}, {1});
+  int64_t batchFirst = shape[0] / (warpsFirst * lanesFirst);
+  return DistLayoutAttr::get(ctx, {warpsFirst, warpsLast},
+                             {batchFirst, batchLast}, {1, 1},
+                             {lanesFirst, lanesLast}, {1, elemsLast},
+                             {lanesLast, 1}, {1, warpsFirst});
+}
+
+/// The layout assignment of one kernel.
+class LayoutAssignment {
+public:
+  LayoutAssignment(func::FuncOp kernel, int64_t numWarps)
+      : kernel(kernel), numWarps(numWarps) {}
+
+  /// Why the kernel cannot run on registers, or an empty string.
+  std::string findObstacle();
+  void run();
+
+private:
+  /// The layout the use of `operand` by its owner needs, if it says.
+  DistLayoutAttr requiredLayout(OpOperand &operand);
+  /// Sets `v`'s layout if it has none; true if it did.
+  bool place(Value v, DistLayoutAttr layout);
+  bool spreadForward(Operation *op);
+  bool spreadBackward(Operation *op);
+  void materialize();
+
+  func::FuncOp kernel;
+  int64_t numWarps;
+  llvm::DenseMap<Value, DistLayoutAttr> layouts;
+  llvm::DenseMap<Operation *, DotLayouts> dots;
+  SmallVector<Operation *> ops;
+};
+
+std::string LayoutAssignment::findObstacle() {
+  std::string reason;
+  auto tileOk = [&](Value v) {
+    RankedTensorType type = getTileType(v);
+    if (!type)
+      return true;
+    if (type.getRank() < 1 || type.getRank() > 2 || !type.hasStaticShape() ||
+        !llvm::all_of(type.getShape(),
+                      [](int64_t s) { return llvm::isPowerOf2_64(s); })) {
+      reason = "a tile of shape other than 1-D or 2-D powers of 2";
+      return false;
+    }
+    if (type.getElementType().isIndex()) {
+      reason = "an index tile";
+      return false;
+    }
+    return true;
+  };
+  kernel.walk([&](Operation *op) {
+    if (!reason.empty())
+      return WalkResult::interrupt();
+    bool touchesTiles = llvm::any_of(op->getOperands(), getTileType) ||
+                        llvm::any_of(op->getResults(), getTileType);
+    for (Region &region : op->getRegions())
+      for (BlockArgument arg : region.getArguments())
+        touchesTiles |= static_cast<bool>(getTileType(arg));
+    if (!touchesTiles)
+      return WalkResult::advance();
+    if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      Type element = getTileType(dot.getA()).getElementType();
+      int64_t m = getTileType(dot.getAcc()).getDimSize(0);
+      int64_t n = getTileType(dot.getAcc()).getDimSize(1);
+      int64_t k = getTileType(dot.getA()).getDimSize(1);
+      if (!(element.isBF16() || element.isF16()) || m % 16 || n % 8 ||
+          k % 16) {
+        reason = "a dot that is not a 16-bit mma.sync shape";
+        return WalkResult::interrupt();
+      }
+    } else if (!isElementwise(op) &&
+               !isa<arith::ConstantOp, tile::LoadOp, tile::StoreOp,
+                    tile::SplatOp, tile::IotaOp, tile::TriMaskOp,
+                    tile::BroadcastOp, tile::ReduceOp, tile::TransOp,
+                    scf::ForOp, scf::IfOp, scf::YieldOp>(op)) {
+      reason = "'" + op->getName().getStringRef().str() + "' on tiles";
+      return WalkResult::interrupt();
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (getTileType(constant) &&
+          !isa<SplatElementsAttr>(constant.getValue())) {
+        reason = "a constant tile that is not a splat";
+        return WalkResult::interrupt();
+      }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      RankedTensorType type = getTileType(reduce.getInput());
+      if (type.getRank() != 2 ||
+          type.getElementType().getIntOrFloatBitWidth() != 32) {
+        reason = "a reduction of other than a 2-D tile of 32-bit elements";
+        return WalkResult::interrupt();
+      }
+    }
+    for (Value v : op->getOperands())
+      if (!tileOk(v))
+        return WalkResult::interrupt();
+    for (Value v : op->getResults())
+      if (!tileOk(v))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return reason;
+}
+
+bool LayoutAssignment::place(Value v, DistLayoutAttr layout) {
+  if (!layout || !getTileType(v) || layouts.count(v))
+    return false;
+  layouts[v] = layout;
+  return true;
+}
+
+DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand) {
+  Operation *owner = operand.getOwner();
+  unsigned index = operand.getOperandNumber();
+  auto known = [&](Value v) { return layouts.lookup(v); };
+  if (auto dot = dyn_cast<tile::DotOp>(owner)) {
+    const DotLayouts &d = dots.find(owner)->second;
+    return index == 0 ? d.a : index == 1 ? d.b : d.acc;
+  }
+  if (isElementwise(owner)) {
+    DistLayoutAttr result = known(owner->getResult(0));
+    // A select's i1 condition, a compare's operands: all of the result's
+    // shape, so all in the result's layout.
+    return result;
+  }
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(owner)) {
+    DistLayoutAttr result = known(broadcast.getResult());
+    if (!result)
+      return {};
+    SmallVector<int64_t> dims(broadcast.getDims());
+    llvm::sort(dims, std::greater<int64_t>());
+    for (int64_t d : dims)
+      result = result.getSlice(d);
+    return result;
+  }
+  if (auto trans = dyn_cast<tile::TransOp>(owner)) {
+    DistLayoutAttr result = known(trans.getResult());
+    if (!result)
+      return {};
+    SmallVector<int64_t> perm;
+    if (auto attr = trans.getPermutation())
+      perm.assign(attr->begin(), attr->end());
+    return permuteLayout(result, perm, /*inverse=*/true);
+  }
+  if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
+    Operation *parent = yield->getParentOp();
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      return known(loop.getRegionIterArgs()[index]);
+    if (auto branch = dyn_cast<scf::IfOp>(parent))
+      return known(branch.getResult(index));
+    return {};
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+    if (index < 3)
+      return {};
+    return known(loop.getRegionIterArgs()[index - 3]);
+  }
+  return {};
+}
+
+bool LayoutAssignment::spreadForward(Operation *op) {
+  bool changed = false;
+  if (auto dot = dyn_cast<tile::DotOp>(op))
+    return place(dot.getResult(), dots.find(op)->second.acc);
+  if (isElementwise(op)) {
+    for (Value operand : op->getOperands())
+      if (DistLayoutAttr layout = layouts.lookup(operand)) {
+        for (Value result : op->getResults())
+          changed |= place(result, layout);
+        break;
+      }
+    return changed;
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    if (DistLayoutAttr input = layouts.lookup(reduce.getInput()))
+      return place(reduce.getResult(), input.getSlice(reduce.getDim()));
+    return false;
+  }
+  if (auto trans = dyn_cast<tile::TransOp>(op)) {
+    if (DistLayoutAttr input = layouts.lookup(trans.getInput())) {
+      SmallVector<int64_t> perm;
+      if (auto attr = trans.getPermutation())
+        perm.assign(attr->begin(), attr->end());
+      return place(trans.getResult(), permuteLayout(input, perm, false));
+    }
+    return false;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    for (auto [init, arg, result] :
+         llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                   loop.getResults())) {
+      DistLayoutAttr layout = layouts.lookup(arg);
+      if (!layout)
+        layout = layouts.lookup(init);
+      changed |= place(arg, layout);
+      changed |= place(result, layout);
+    }
+    return changed;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    for (auto [i, result] : llvm::enumerate(branch.getResults()))
+      if (!layouts.count(result))
+        changed |= place(result, layouts.lookup(branch.thenYield().getOperand(i)));
+    return changed;
+  }
+  return false;
+}
+
+bool LayoutAssignment::spreadBackward(Operation *op) {
+  bool changed = false;
+  for (OpOperand &operand : op->getOpOperands())
+    if (!layouts.count(operand.get()) && getTileType(operand.get()))
+      changed |= place(operand.get(), requiredLayout(operand));
+  // A loop's iter_arg and result follow a yielded value's layout.
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    for (auto [arg, result] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+      if (DistLayoutAttr layout = layouts.lookup(result))
+        changed |= place(arg, layout);
+  return changed;
+}
+
+void LayoutAssignment::run() {
+  kernel.walk([&](Operation *op) {
+    if (op != kernel.getOperation())
+      ops.push_back(op);
+    if (auto dot = dyn_cast<tile::DotOp>(op))
+      dots[op] = getDotLayouts(dot, numWarps);
+  });
+  while (true) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (Operation *op : ops)
+        changed |= spreadForward(op);
+      for (Operation *op : llvm::reverse(ops))
+        changed |= spreadBackward(op);
+    }
+    // The first tile still without a layout takes a coalesced one.
+    Value unplaced;
+    for (Operation *op : ops) {
+      for (Region &region : op->getRegions())
+        for (BlockArgument arg : region.getArguments())
+          if (!unplaced && getTileType(arg) && !layouts.count(arg))
+            unplaced = arg;
+      for (Value result : op->getResults())
+        if (!unplaced && getTileType(result) && !layouts.count(result))
+          unplaced = result;
+      if (unplaced)
+        break;
+    }
+    if (!unplaced)
+      break;
+    layouts[unplaced] = getCoalescedLayout(getTileType(unplaced), numWarps);
+  }
+  materialize();
+}
+
+void LayoutAssignment::materialize() {
+  auto withLayout = [&](Value v) {
+    RankedTensorType type = getTileType(v);
+    return RankedTensorType::get(type.getShape(), type.getElementType(),
+                                 layouts.lookup(v));
+  };
+  // Conversions where a use needs another layout, decided before types
+  // change (requiredLayout reads the assignment, not the types).
+  SmallVector<std::pair<OpOperand *, DistLayoutAttr>> conversions;
+  for (Operation *op : ops)
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!getTileType(operand.get()))
+        continue;
+      DistLayoutAttr needed = requiredLayout(operand);
+      if (needed && needed != layouts.lookup(operand.get()))
+        conversions.push_back({&operand, needed});
+    }
+  for (Operation *op : ops) {
+    for (Value result : op->getResults())
+      if (getTileType(result))
+        result.setType(withLayout(result));
+    for (Region &region : op->getRegions())
+      for (BlockArgument arg : region.getArguments())
+        if (getTileType(arg))
+          arg.setType(withLayout(arg));
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+        if (dense.getType() != constant.getType())
+          constant.setValueAttr(
+              dense.reshape(cast<ShapedType>(constant.getType())));
+  }
+  for (auto [operand, needed] : conversions) {
+    OpBuilder b(operand->getOwner());
+    RankedTensorType type = getTileType(operand->get());
+    auto converted = tile::ConvertLayoutOp::create(
+        b, operand->getOwner()->getLoc(),
+        RankedTensorType::get(type.getShape(), type.getElementType(), needed),
+        operand->get());
+    operand->set(converted);
+  }
+}
+
+bool hasLayouts(func::FuncOp kernel) {
+  WalkResult result = kernel.walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        if (isa_and_nonnull<DistLayoutAttr>(tensor.getEncoding()))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+struct AssignTileLayoutsPass
+    : public kda::impl::AssignTileLayoutsPassBase<AssignTileLayoutsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    for (auto kernel : getOperation().getOps<func::FuncOp>()) {
+      if (!kernel->hasAttr(tile::TileDialect::getKernelAttrName()) ||
+          hasLayouts(kernel))
+        continue;
+      int64_t numThreads = numThreadsDefault;
+      if (auto attr = kernel->getAttrOfType<IntegerAttr>(
+              tile::TileDialect::getNumThreadsAttrName()))
+        numThreads = attr.getInt();
+      if (numThreads % kWarpSize != 0) {
+        if (remarks)
+          kernel.emitRemark()
+              << "stays on the shared-memory mapping: tile.num_threads ("
+              << numThreads << ") is not a whole number of warps";
+        continue;
+      }
+      LayoutAssignment assignment(kernel, numThreads / kWarpSize);
+      std::string obstacle = assignment.findObstacle();
+      if (!obstacle.empty()) {
+        if (remarks)
+          kernel.emitRemark()
+              << "stays on the shared-memory mapping: it has " << obstacle;
+        continue;
+      }
+      assignment.run();
+      if (remarks)
+        kernel.emitRemark() << "runs on registers";
+    }
+  }
+};
+
+} // namespace
