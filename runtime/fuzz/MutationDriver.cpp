@@ -45,12 +45,10 @@
 #include <utility>
 #include <vector>
 
-#if defined(__has_include)
-#if __has_include(<sanitizer/common_interface_defs.h>)
-#include <sanitizer/common_interface_defs.h>
-#define KDA_HAVE_SANITIZER_INTERFACE 1
-#endif
-#endif
+// The sanitizers' death callback, present only in sanitized builds (a weak
+// reference: null otherwise).
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void))
+    __attribute__((weak));
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern "C" long kdaBundleFuzzLoaded, kdaBundleFuzzRejected;
@@ -500,9 +498,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "kda-bundle-fuzz: no input files\n");
     return 2;
   }
-#ifdef KDA_HAVE_SANITIZER_INTERFACE
-  __sanitizer_set_death_callback(writeCurrent);
-#endif
+  if (__sanitizer_set_death_callback)
+    __sanitizer_set_death_callback(writeCurrent);
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL})
     std::signal(sig, onSignal);
   auto run = [&](const std::string &input, const std::string &artifact) {
