@@ -461,7 +461,8 @@ struct AssignTileLayoutsPass
       if (numThreads % kWarpSize != 0) {
         if (remarks)
           kernel.emitRemark()
-              << "stays on the shared-memory mapping: tile.num_threads ("
+              << "@" << kernel.getName()
+              << " stays on the shared-memory mapping: tile.num_threads ("
               << numThreads << ") is not a whole number of warps";
         continue;
       }
@@ -469,13 +470,14 @@ struct AssignTileLayoutsPass
       std::string obstacle = assignment.findObstacle();
       if (!obstacle.empty()) {
         if (remarks)
-          kernel.emitRemark()
-              << "stays on the shared-memory mapping: it has " << obstacle;
+          kernel.emitRemark() << "@" << kernel.getName()
+                              << " stays on the shared-memory mapping: it has "
+                              << obstacle;
         continue;
       }
       assignment.run();
       if (remarks)
-        kernel.emitRemark() << "runs on registers";
+        kernel.emitRemark() << "@" << kernel.getName() << " runs on registers";
     }
   }
 };

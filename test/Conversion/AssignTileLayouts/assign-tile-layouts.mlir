@@ -7,7 +7,7 @@
 // A dot anchors its accumulator and operands (one warp: 16x16 blocks of
 // two 16x8 mma.sync), the loads feeding them take the operand layouts, and
 // the store takes what it is given.
-// REMARK: remark: runs on registers
+// REMARK: remark: @{{.*}} runs on registers
 // CHECK-LABEL: func.func @dot_anchors
 // CHECK: %[[A:.*]] = tile.load {{.*}} -> tensor<16x16xbf16, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 2], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>
 // CHECK: %[[B:.*]] = tile.load {{.*}} -> tensor<16x16xbf16, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 1]>>
@@ -30,7 +30,7 @@ func.func @dot_anchors(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
 
 // Four warps on a 64x64 accumulator: all along M (16 rows each); B is held
 // by every warp.
-// REMARK: remark: runs on registers
+// REMARK: remark: @{{.*}} runs on registers
 // CHECK-LABEL: func.func @warps_along_m
 // CHECK: tile.dot {{.*}} : tensor<64x32xbf16, #tile.dist<warps = [4, 1], batch = [1, 2], outer = [2, 2]{{.*}}>>, tensor<32x64xbf16, #tile.dist<warps = [1, 1], batch = [2, 8], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 4]>> -> tensor<64x64xf32, #tile.dist<warps = [4, 1], batch = [1, 8], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 4]>>
 func.func @warps_along_m(%x: memref<64x32xbf16>, %w: memref<32x64xbf16>, %y: memref<64x64xf32>)
@@ -49,7 +49,7 @@ func.func @warps_along_m(%x: memref<64x32xbf16>, %w: memref<32x64xbf16>, %y: mem
 
 // A loop carrying an accumulator: the iter_arg, the yield and the result
 // share the accumulator layout.
-// REMARK: remark: runs on registers
+// REMARK: remark: @{{.*}} runs on registers
 // CHECK-LABEL: func.func @loop
 // CHECK: scf.for {{.*}} -> (tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1]
 // CHECK: tile.dot
@@ -75,7 +75,7 @@ func.func @loop(%x: memref<64x16xbf16>, %y: memref<16x16xf32>)
 
 // A tile that no dot places (a copy): coalesced, 16 bytes per lane along
 // rows, 16 lanes across a row of 64, 2 rows per warp, warps down the rows.
-// REMARK: remark: runs on registers
+// REMARK: remark: @{{.*}} runs on registers
 // CHECK-LABEL: func.func @copy
 // CHECK: tile.load {{.*}} -> tensor<16x64xf32, #tile.dist<warps = [4, 1], batch = [2, 1], outer = [1, 1], lanes = [2, 16], elems = [1, 4], lane_strides = [16, 1], warp_strides = [1, 4]>>
 func.func @copy(%x: memref<16x64xf32>, %y: memref<16x64xf32>)
@@ -89,7 +89,7 @@ func.func @copy(%x: memref<16x64xf32>, %y: memref<16x64xf32>)
 // -----
 
 // Kernels that cannot run on registers keep their tiles as they are.
-// REMARK: remark: stays on the shared-memory mapping: it has 'tile.scan' on tiles
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has 'tile.scan' on tiles
 // CHECK-LABEL: func.func @scan
 // CHECK: tile.scan add %{{.*}} dim 0 : tensor<16x16xf32>{{$}}
 func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
@@ -103,7 +103,7 @@ func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 
 // -----
 
-// REMARK: remark: stays on the shared-memory mapping: it has a dot that is not a 16-bit mma.sync shape
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a dot that is not a 16-bit mma.sync shape
 func.func @dot_f32(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
   %c0 = arith.constant 0 : index
@@ -115,7 +115,7 @@ func.func @dot_f32(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 
 // -----
 
-// REMARK: remark: stays on the shared-memory mapping: it has a tile of shape other than 1-D or 2-D powers of 2
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a tile of shape other than 1-D or 2-D powers of 2
 func.func @odd_shape(%x: memref<16x60xf32>, %y: memref<16x60xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
   %c0 = arith.constant 0 : index
@@ -126,7 +126,7 @@ func.func @odd_shape(%x: memref<16x60xf32>, %y: memref<16x60xf32>)
 
 // -----
 
-// REMARK: remark: stays on the shared-memory mapping: tile.num_threads (48) is not a whole number of warps
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: tile.num_threads (48) is not a whole number of warps
 func.func @partial_warp(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 48 : i64} {
   %c0 = arith.constant 0 : index
