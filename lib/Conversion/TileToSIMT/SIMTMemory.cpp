@@ -4,7 +4,10 @@
 // its registers, and writes them back from there: no shared memory. An
 // element outside the load's box takes the padding value; a store writes
 // only the elements inside its box, each from one thread (the owner of its
-// copies).
+// copies). Where a thread holds runs of consecutive elements along the
+// memref's innermost (unit-stride) dimension, each run is one vector
+// access of up to 16 bytes when, at run time, the run lies inside the box
+// and its address is aligned to its size; otherwise element by element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -75,6 +79,55 @@ private:
   SmallVector<Value> threadBase;
 };
 
+/// Elements per vector access when the registers of `layout` hold runs of
+/// consecutive elements along the innermost dimension of `memref`, which
+/// the tile's last dimension runs along with unit stride; 1 otherwise.
+int64_t getRunLength(DistLayoutAttr layout, MemRefType memref,
+                     ArrayRef<int64_t> dims) {
+  int64_t last = layout.getRank() - 1;
+  if (dims.back() != memref.getRank() - 1)
+    return 1;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1)
+    return 1;
+  for (int64_t d = 0; d < last; ++d)
+    if (layout.getElems()[d] != 1)
+      return 1;
+  int64_t bytes = memref.getElementTypeBitWidth() / 8;
+  if (bytes < 1 || memref.getElementTypeBitWidth() % 8)
+    return 1;
+  int64_t run = std::min<int64_t>(layout.getElems()[last], 16 / bytes);
+  return run >= 2 ? run : 1;
+}
+
+/// i1: runs of `run` elements starting at the tile's origin and at
+/// multiples of `run` columns from it have addresses aligned to their size
+/// (the base address, the origin's column and every outer stride are
+/// multiples of the run).
+Value buildRunsAligned(OpBuilder &b, Location loc, Value memref,
+                       ValueRange indices, int64_t run) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  auto isMultiple = [&](Value v, int64_t of) -> Value {
+    Value rem = arith::RemUIOp::create(b, loc, v, cst(of));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, cst(0));
+  };
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value address = arith::AddIOp::create(
+      b, loc, pointer,
+      arith::MulIOp::create(b, loc, metadata.getOffset(), cst(bytes)));
+  Value aligned = isMultiple(address, run * bytes);
+  aligned = arith::AndIOp::create(b, loc, aligned,
+                                  isMultiple(indices.back(), run));
+  for (Value stride : metadata.getStrides().drop_back())
+    aligned = arith::AndIOp::create(b, loc, aligned, isMultiple(stride, run));
+  return aligned;
+}
+
 struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -94,18 +147,55 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
                               adaptor.getIndices(), adaptor.getBounds(),
                               op.getDims(), layout,
                               getThreadPosition(rewriter, loc));
-    SmallVector<Value> values;
-    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+    auto loadElement = [&](OpBuilder &b, Location l, int64_t r) -> Value {
       ElementAccess access = addressing.access(r);
       auto ifInside = scf::IfOp::create(
-          rewriter, loc, access.inBounds,
-          [&](OpBuilder &b, Location l) {
-            Value v = memref::LoadOp::create(b, l, adaptor.getSource(),
+          b, l, access.inBounds,
+          [&](OpBuilder &nb, Location nl) {
+            Value v = memref::LoadOp::create(nb, nl, adaptor.getSource(),
                                              access.indices);
-            scf::YieldOp::create(b, l, v);
+            scf::YieldOp::create(nb, nl, v);
           },
-          [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, pad); });
-      values.push_back(ifInside.getResult(0));
+          [&](OpBuilder &nb, Location nl) { scf::YieldOp::create(nb, nl, pad); });
+      return ifInside.getResult(0);
+    };
+    auto memrefType = cast<MemRefType>(adaptor.getSource().getType());
+    int64_t run = getRunLength(layout, memrefType, op.getDims());
+    Value aligned;
+    if (run > 1)
+      aligned = buildRunsAligned(rewriter, loc, adaptor.getSource(),
+                                 adaptor.getIndices(), run);
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+      if (run == 1) {
+        values.push_back(loadElement(rewriter, loc, r));
+        continue;
+      }
+      // The run is inside the box when its last element is.
+      Value fast = arith::AndIOp::create(
+          rewriter, loc, aligned, addressing.access(r + run - 1).inBounds);
+      auto vectorType = VectorType::get({run}, element);
+      SmallVector<Value> first = addressing.access(r).indices;
+      int64_t alignment = run * memrefType.getElementTypeBitWidth() / 8;
+      auto branch = scf::IfOp::create(
+          rewriter, loc, fast,
+          [&](OpBuilder &b, Location l) {
+            auto load = vector::LoadOp::create(b, l, vectorType,
+                                               adaptor.getSource(), first);
+            load.setAlignment(alignment);
+            scf::YieldOp::create(b, l, load.getResult());
+          },
+          [&](OpBuilder &b, Location l) {
+            SmallVector<Value> elements;
+            for (int64_t i = 0; i < run; ++i)
+              elements.push_back(loadElement(b, l, r + i));
+            scf::YieldOp::create(
+                b, l, vector::FromElementsOp::create(b, l, vectorType, elements)
+                          .getResult());
+          });
+      for (int64_t i = 0; i < run; ++i)
+        values.push_back(
+            extractRegister(rewriter, loc, branch.getResult(0), i));
     }
     rewriter.replaceOp(op, buildRegisters(rewriter, loc, getRegisterType(type),
                                           values));
@@ -129,14 +219,51 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
     TileAddressing addressing(rewriter, loc, adaptor.getDest(),
                               adaptor.getIndices(), adaptor.getBounds(),
                               op.getDims(), layout, thread);
-    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+    auto storeElement = [&](OpBuilder &b, Location l, int64_t r) {
       ElementAccess access = addressing.access(r);
-      Value write = arith::AndIOp::create(rewriter, loc, owner, access.inBounds);
-      Value v = extractRegister(rewriter, loc, adaptor.getValue(), r);
-      scf::IfOp::create(rewriter, loc, write, [&](OpBuilder &b, Location l) {
-        memref::StoreOp::create(b, l, v, adaptor.getDest(), access.indices);
-        scf::YieldOp::create(b, l);
+      Value write = arith::AndIOp::create(b, l, owner, access.inBounds);
+      Value v = extractRegister(b, l, adaptor.getValue(), r);
+      scf::IfOp::create(b, l, write, [&](OpBuilder &nb, Location nl) {
+        memref::StoreOp::create(nb, nl, v, adaptor.getDest(), access.indices);
+        scf::YieldOp::create(nb, nl);
       });
+    };
+    auto memrefType = cast<MemRefType>(adaptor.getDest().getType());
+    int64_t run = getRunLength(layout, memrefType, op.getDims());
+    Value aligned;
+    if (run > 1)
+      aligned = arith::AndIOp::create(
+          rewriter, loc, owner,
+          buildRunsAligned(rewriter, loc, adaptor.getDest(),
+                           adaptor.getIndices(), run));
+    Type element = type.getElementType();
+    for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+      if (run == 1) {
+        storeElement(rewriter, loc, r);
+        continue;
+      }
+      Value fast = arith::AndIOp::create(
+          rewriter, loc, aligned, addressing.access(r + run - 1).inBounds);
+      SmallVector<Value> first = addressing.access(r).indices;
+      int64_t alignment = run * memrefType.getElementTypeBitWidth() / 8;
+      scf::IfOp::create(
+          rewriter, loc, fast,
+          [&](OpBuilder &b, Location l) {
+            SmallVector<Value> elements;
+            for (int64_t i = 0; i < run; ++i)
+              elements.push_back(extractRegister(b, l, adaptor.getValue(), r + i));
+            Value vec = vector::FromElementsOp::create(
+                b, l, VectorType::get({run}, element), elements);
+            auto store = vector::StoreOp::create(b, l, vec, adaptor.getDest(),
+                                                 first);
+            store.setAlignment(alignment);
+            scf::YieldOp::create(b, l);
+          },
+          [&](OpBuilder &b, Location l) {
+            for (int64_t i = 0; i < run; ++i)
+              storeElement(b, l, r + i);
+            scf::YieldOp::create(b, l);
+          });
     }
     rewriter.eraseOp(op);
     return success();

@@ -10,16 +10,24 @@
 #cols4 = #tile.dist<warps = [1], batch = [2], outer = [1], lanes = [4], elems = [2], lane_strides = [1], warp_strides = [4]>
 #rows1 = #tile.dist<warps = [1], batch = [1], outer = [2], lanes = [8], elems = [1], lane_strides = [4], warp_strides = [1]>
 
-// Each thread loads its 8 elements (masked by the box), multiplies them
-// and stores them; the layout has no copies, so every thread stores.
+// Each thread loads its 8 elements, multiplies them and stores them; the
+// layout has no copies, so every thread stores. The thread's elements come
+// in pairs along rows: one 8-byte access per pair where the pair is inside
+// the box and aligned, else element by element (masked by the box).
 // CHECK-LABEL: func.func @elementwise
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %c32
-// CHECK-COUNT-8: memref.load %arg0
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: scf.if %{{.*}} -> (vector<2xf32>) {
+// CHECK-NEXT: vector.load %arg0[{{.*}}] {alignment = 8 : i64} : memref<16x16xf32>, vector<2xf32>
+// CHECK: } else {
+// CHECK: memref.load %arg0
+// CHECK-COUNT-3: vector.load %arg0
 // CHECK: %[[T:.*]] = vector.from_elements {{.*}} : vector<8xf32>
 // CHECK: %[[P:.*]] = arith.mulf %[[T]], %{{.*}} : vector<8xf32>
 // CHECK-NOT: memref.alloc
-// CHECK-COUNT-8: memref.store %{{.*}}, %arg1
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK-COUNT-4: vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 8 : i64} : memref<16x16xf32>, vector<2xf32>
 // CHECK: return
 func.func @elementwise(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
@@ -84,6 +92,10 @@ func.func @column_sums(%x: memref<64x16xf32>, %y: memref<16xf32>)
 // CHECK-COUNT-8: memref.store %{{.*}}, %[[BUF]]
 // CHECK: gpu.barrier
 // CHECK-COUNT-8: memref.load %[[BUF]]
+// #b pairs elements along columns, not along the memref's rows: stored
+// element by element.
+// CHECK-NOT: vector.store
+// CHECK: memref.store %{{.*}}, %arg1
 func.func @to_operand_b(%x: memref<16x16xbf16>, %y: memref<16x16xbf16>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
   %c0 = arith.constant 0 : index
