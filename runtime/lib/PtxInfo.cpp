@@ -132,7 +132,58 @@ std::vector<PtxEntry> findEntries(std::string_view text) {
 
 } // namespace
 
+/// The compiler records, in comment lines of the PTX, the manifest `arg`
+/// lines of the shapes it compiled the code for ("// kda.arg 0 g input bf16
+/// B,T,4,64"). When there are any, the manifest must say the same: a
+/// manifest whose shapes contradict the code would make the caller size
+/// buffers the code overruns. (PTX without them, from older compilers or
+/// written by hand, is not checked.)
+static Status checkCompiledArgs(std::string_view ptx,
+                                const Manifest &manifest) {
+  const std::string_view prefix = "// kda.arg ";
+  size_t count = 0, pos = 0;
+  while (pos < ptx.size()) {
+    size_t eol = ptx.find('\n', pos);
+    if (eol == std::string_view::npos)
+      eol = ptx.size();
+    std::string_view line = ptx.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (line.substr(0, prefix.size()) != prefix)
+      continue;
+    std::string_view recorded = line.substr(7); // "arg ..."
+    if (count >= manifest.args.size())
+      return Status::error(ErrorCode::InvalidBundle,
+                           "the code was compiled for more arguments than "
+                           "the manifest's " +
+                               std::to_string(manifest.args.size()));
+    const ArgSpec &a = manifest.args[count];
+    std::string expected = "arg " + std::to_string(a.index) + " " + a.name +
+                           (a.role == ArgRole::Input ? " input " : " output ") +
+                           dtypeName(a.dtype) + " " + a.dimsText;
+    if (recorded != expected) {
+      std::string shown(recorded.substr(0, 200));
+      for (char &c : shown)
+        if (c < 32 || c >= 127)
+          c = '?';
+      return Status::error(ErrorCode::InvalidBundle,
+                           "manifest argument " + std::to_string(count) +
+                               " '" + a.name + "' is '" + expected +
+                               "', but the code was compiled for '" + shown +
+                               "'");
+    }
+    ++count;
+  }
+  if (count != 0 && count != manifest.args.size())
+    return Status::error(ErrorCode::InvalidBundle,
+                         "the code was compiled for " + std::to_string(count) +
+                             " arguments, the manifest has " +
+                             std::to_string(manifest.args.size()));
+  return Status::ok();
+}
+
 Status checkPtxEntries(std::string_view ptx, const Manifest &manifest) {
+  if (Status s = checkCompiledArgs(ptx, manifest); !s)
+    return s;
   std::string text = stripComments(ptx);
   std::vector<PtxEntry> entries = findEntries(text);
   for (const KernelSpec &k : manifest.kernels) {

@@ -379,6 +379,42 @@ void manifestTests(Harness &h) {
              Bundle::parse(makeBundle({{"manifest", kScaleManifest},
                                        {"ptx", commented}}),
                            b));
+
+  // The argument shapes the code was compiled for, recorded in the PTX by
+  // the compiler: a manifest that contradicts them (a K of 4 edited to 2,
+  // which made kda-run size buffers the code overran) is refused.
+  std::string compiled = ptxEntry("test_scale_k", 18) +
+                         "// kda.arg 0 x input f32 B,T,4\n"
+                         "// kda.arg 1 y output f32 B,T,4\n";
+  h.expectOk("ptx/compiled-args-match",
+             Bundle::parse(makeBundle({{"manifest", kScaleManifest},
+                                       {"ptx", compiled}}),
+                           b));
+  std::string edited = kScaleManifest;
+  edited.replace(edited.find("y output f32 B,T,4"), 18, "y output f32 B,T,2");
+  h.expectError("ptx/compiled-args-differ",
+                Bundle::parse(makeBundle({{"manifest", edited},
+                                          {"ptx", compiled}}),
+                              b),
+                ErrorCode::InvalidBundle,
+                "manifest argument 1 'y' is 'arg 1 y output f32 B,T,2', but "
+                "the code was compiled for 'arg 1 y output f32 B,T,4'");
+  h.expectError("ptx/compiled-args-fewer",
+                Bundle::parse(makeBundle({{"manifest", kScaleManifest},
+                                          {"ptx", compiled.substr(
+                                              0, compiled.rfind("// kda"))}}),
+                              b),
+                ErrorCode::InvalidBundle,
+                "the code was compiled for 1 arguments, the manifest has 2");
+  h.expectError("ptx/compiled-args-more",
+                Bundle::parse(makeBundle({{"manifest", kScaleManifest},
+                                          {"ptx", compiled +
+                                                      "// kda.arg 2 z output "
+                                                      "f32 B\n"}}),
+                              b),
+                ErrorCode::InvalidBundle,
+                "the code was compiled for more arguments than the "
+                "manifest's 2");
 }
 
 } // namespace

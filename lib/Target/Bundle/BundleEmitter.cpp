@@ -14,6 +14,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -244,6 +245,14 @@ LogicalResult kda::emitBundle(ModuleOp module,
       buildManifest(entries.front(), options.ptx.chip);
   if (failed(manifest))
     return failure();
+  // The shapes the code is compiled for, recorded in the code section as
+  // comment lines (the manifest's `arg` lines): the runtime refuses a
+  // manifest that contradicts them, which would make a caller size its
+  // buffers for shapes other than those the code writes.
+  *ptx += "\n// The entry arguments this PTX was compiled for:\n";
+  for (StringRef line : llvm::split(*manifest, '\n'))
+    if (line.starts_with("arg "))
+      *ptx += ("// kda." + line + "\n").str();
 
   std::optional<std::string> cubin;
   if (options.cubin) {

@@ -3,7 +3,8 @@
 
 // The bundle of a varlen gate program: header, manifest (arguments with
 // their dimension symbols, the kernel's grid as expressions of the argument
-// sizes, its parameters in order), the PTX, the checksum of each section
+// sizes, its parameters in order), the PTX (with the argument shapes it
+// was compiled for), the checksum of each section
 // (which the runtime verifies before using any), and the end marker.
 
 // CHECK: KDA-BUNDLE 1
@@ -28,9 +29,16 @@
 // CHECK: section ptx {{[0-9]+}}
 // CHECK-NEXT: //
 // CHECK: .visible .entry gate_varlen_gate_cumsum_0(
-// CHECK-NOT: section cubin
-// CHECK-NOT: section cpu
-// CHECK: section checksums 47
+// The shapes the code was compiled for, which the runtime checks the
+// manifest's against:
+// CHECK: // The entry arguments this PTX was compiled for:
+// CHECK-NEXT: // kda.arg 0 g input bf16 1,T,2,60
+// CHECK-NEXT: // kda.arg 1 dt_bias input f32 120
+// CHECK-NEXT: // kda.arg 2 cu_seqlens input i64 N1
+// CHECK-NEXT: // kda.arg 3 G output f32 1,T,2,60
+// No cubin or cpu section: the checksums follow the PTX.
+// CHECK-EMPTY:
+// CHECK-NEXT: section checksums 47
 // CHECK-NEXT: manifest {{[0-9a-f]{16}$}}
 // CHECK-NEXT: ptx {{[0-9a-f]{16}$}}
 // CHECK-EMPTY:
