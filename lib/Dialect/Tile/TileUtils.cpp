@@ -113,3 +113,37 @@ LogicalResult kda::tile::lowerUnitLowerInverses(
   }
   return success();
 }
+
+kda::tile::DistLayoutAttr
+kda::tile::getCoalescedLayout(RankedTensorType type, int64_t numWarps) {
+  constexpr int64_t kWarpSize = DistLayoutAttr::kWarpSize;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t bytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t rank = shape.size();
+  int64_t last = shape.back();
+  int64_t elemsLast = std::min<int64_t>(last, std::max<int64_t>(1, 16 / bytes));
+  int64_t lanesLast = std::min<int64_t>(kWarpSize, last / elemsLast);
+  int64_t lanesFirst =
+      rank == 2 ? std::min<int64_t>(kWarpSize / lanesLast, shape[0]) : 1;
+  int64_t warpsFirst = 1, warpsLast = 1;
+  if (rank == 2) {
+    while (warpsFirst * 2 <= numWarps &&
+           shape[0] % (lanesFirst * warpsFirst * 2) == 0)
+      warpsFirst *= 2;
+  }
+  while (warpsFirst * warpsLast * 2 <= numWarps &&
+         last % (elemsLast * lanesLast * warpsLast * 2) == 0)
+    warpsLast *= 2;
+  MLIRContext *ctx = type.getContext();
+  int64_t batchLast = last / (warpsLast * lanesLast * elemsLast);
+  if (rank == 1)
+    return DistLayoutAttr::get(ctx, {warpsLast}, {batchLast}, {1}, {lanesLast},
+                               {elemsLast}, {1}, {1});
+  int64_t batchFirst = shape[0] / (warpsFirst * lanesFirst);
+  return DistLayoutAttr::get(ctx, {warpsFirst, warpsLast},
+                             {batchFirst, batchLast}, {1, 1},
+                             {lanesFirst, lanesLast}, {1, elemsLast},
+                             {lanesLast, 1}, {1, warpsFirst});
+}
+

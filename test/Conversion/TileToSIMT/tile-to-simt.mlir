@@ -124,6 +124,32 @@ func.func @loop(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
   return
 }
 
+// A 64x64 bf16 B operand (8 KiB) that all four warps hold whole is read
+// once, in a coalesced layout over the four warps (16-byte runs), and
+// handed out through shared memory; the 16x64 one (2 KiB) is read by
+// every warp itself.
+#bstaged = #tile.dist<warps = [1, 1], batch = [4, 8], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 4]>
+#bsmall = #tile.dist<warps = [1, 1], batch = [1, 8], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 4]>
+// CHECK-LABEL: func.func @staged_operand
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<64x64xbf16>, vector<8xbf16>
+// CHECK: %[[STAGE:.*]] = memref.alloc() : memref<64x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[STAGE]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[STAGE]]
+// CHECK-NOT: memref.alloc
+// CHECK: memref.load %arg1
+// CHECK: return
+func.func @staged_operand(%x: memref<64x64xbf16>, %y: memref<16x64xbf16>, %o: memref<64x64xbf16>, %p: memref<16x64xbf16>)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16, #bstaged>
+  %u = tile.load %y[%c0, %c0] dims [0, 1] : memref<16x64xbf16> -> tensor<16x64xbf16, #bsmall>
+  tile.store %t, %o[%c0, %c0] dims [0, 1] : tensor<64x64xbf16, #bstaged>, memref<64x64xbf16>
+  tile.store %u, %p[%c0, %c0] dims [0, 1] : tensor<16x64xbf16, #bsmall>, memref<16x64xbf16>
+  return
+}
+
 // The example's chain: two mma.sync per 16x16 product (two 16x8 blocks),
 // the first product's accumulator, rounded to bf16, is the second's A
 // operand as it stands, and nothing goes through shared memory.
@@ -139,3 +165,4 @@ func.func @loop(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHAIN-NOT: memref.alloc
 // CHAIN-NOT: gpu.barrier
 // CHAIN: return
+

@@ -37,6 +37,12 @@ LogicalResult lowerUnitLowerInverses(
     RewriterBase &rewriter, Operation *root, int64_t numThreads,
     function_ref<Value(OpBuilder &, Location)> threadId, StringRef pass);
 
+/// A coalesced layout for a 1-D or 2-D tile of `type` (sizes powers of 2)
+/// over `numWarps` warps: up to 16 bytes per lane along the last
+/// dimension, lanes along it and then along the first, warps along the
+/// first dimension and then the last (warps left over hold copies).
+DistLayoutAttr getCoalescedLayout(RankedTensorType type, int64_t numWarps);
+
 } // namespace mlir::kda::tile
 
 #endif // KDA_DIALECT_TILE_TILEUTILS_H
