@@ -2,11 +2,16 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# The second, small build: the runtime alone under AddressSanitizer and UBSan.
+ASAN_BUILD_DIR ?= build-asan
+# Bounded fuzzing runs of make test (seconds; deterministic seeds).
+BUNDLE_FUZZ_SECONDS ?= 30
+FRONTEND_FUZZ_SECONDS ?= 60
 
 LINKER_FLAG := $(shell command -v ld.lld >/dev/null 2>&1 && echo -DLLVM_USE_LINKER=lld)
 CCACHE_FLAG := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 
-.PHONY: setup configure build check test run clean
+.PHONY: setup configure build check test test-asan fuzz-frontend run clean
 
 setup:
 	@scripts/setup.sh
@@ -29,9 +34,34 @@ check: build
 
 test: build
 	cmake --build $(BUILD_DIR) --target check-kda
+	$(MAKE) --no-print-directory test-asan
+	$(MAKE) --no-print-directory fuzz-frontend
+
+# The runtime's host tests and the bundle fuzz target under ASan + UBSan
+# (any report fails), then a bounded run of the bundle fuzzer over the
+# committed seed corpus.
+$(ASAN_BUILD_DIR)/build.ninja: | setup
+	cmake -G Ninja -S runtime -B $(ASAN_BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DKDA_RUNTIME_SANITIZE=address,undefined $(CCACHE_FLAG)
+
+test-asan: $(ASAN_BUILD_DIR)/build.ninja
+	cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target kda-runtime-test kda-bundle-fuzz
+	UBSAN_OPTIONS=print_stacktrace=1 $(ASAN_BUILD_DIR)/kda-runtime-test > $(ASAN_BUILD_DIR)/kda-runtime-test.log 2>&1 \
+	  || { cat $(ASAN_BUILD_DIR)/kda-runtime-test.log; exit 1; }
+	@tail -n 2 $(ASAN_BUILD_DIR)/kda-runtime-test.log | sed 's/^/kda-runtime-test (ASan+UBSan): /'
+	UBSAN_OPTIONS=print_stacktrace=1 $(ASAN_BUILD_DIR)/kda-bundle-fuzz --seed 1 \
+	  --seconds $(BUNDLE_FUZZ_SECONDS) --runs 1000000000 \
+	  --artifact-dir $(ASAN_BUILD_DIR) runtime/fuzz/corpus
+
+# Mutants of the lit tests and examples through kda-opt and kda-translate
+# for a bounded time: no crash, hang or missing diagnostic (docs/testing.md).
+fuzz-frontend: build
+	python3 scripts/fuzz-frontend.py --build $(BUILD_DIR) --seed 1 \
+	  --seconds $(FRONTEND_FUZZ_SECONDS)
 
 run: build
 	@scripts/run-default.sh $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_BUILD_DIR)

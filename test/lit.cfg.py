@@ -33,6 +33,7 @@ tools = [
     "kda-reference-test",
     "kda-run",
     "kda-runtime-test",
+    "kda-bundle-fuzz",
     "mlir-opt",
     "mlir-runner",
     "not",
