@@ -1,0 +1,159 @@
+"""kda.chunk_kda: fla's chunk_kda forward on the compiler's kernels."""
+import ctypes
+
+import torch
+
+from . import _capi
+
+_DTYPES = {torch.float32: _capi.F32, torch.float16: _capi.F16,
+           torch.bfloat16: _capi.BF16, torch.int32: _capi.I32,
+           torch.int64: _capi.I64}
+_WORKSPACE_ALIGN = 256
+
+
+def _tensor(t, name):
+    """A kda_tensor viewing `t` (rank 0 for None)."""
+    out = _capi.Tensor()
+    if t is None:
+        return out
+    if t.dtype not in _DTYPES:
+        raise TypeError('%s: dtype %s is not supported' % (name, t.dtype))
+    if not t.is_contiguous():
+        raise ValueError('%s must be contiguous (call .contiguous())' % name)
+    if t.dim() > _capi.KDA_MAX_RANK:
+        raise ValueError('%s has rank %d, more than %d' %
+                         (name, t.dim(), _capi.KDA_MAX_RANK))
+    out.data = t.data_ptr() if t.numel() else None
+    out.dtype = _DTYPES[t.dtype]
+    out.rank = t.dim()
+    for i, n in enumerate(t.shape):
+        out.dims[i] = n
+    return out
+
+
+def _bundle_name(q, k, v, g, beta, scale, flags):
+    """The embedded default bundle that computes this call, or raises
+    NotImplementedError naming the call's key."""
+    K, V = q.shape[-1], v.shape[-1]
+    key = ('K=%d V=%d q/k/v=%s g=%s beta=%s scale=%s %s' %
+           (K, V, str(q.dtype).replace('torch.', ''),
+            str(g.dtype).replace('torch.', ''),
+            str(beta.dtype).replace('torch.', ''),
+            'default' if scale is None else repr(scale),
+            ' '.join('%s=%s' % kv for kv in sorted(flags.items()))))
+    io16 = all(t.dtype == torch.bfloat16 for t in (q, k, v, beta))
+    default_scale = scale is None or abs(scale - K ** -0.5) <= 1e-12 * K ** -0.5
+    candidates = []
+    if K == V and K in (64, 128) and io16 and default_scale and \
+            flags['cu_seqlens'] is False and flags['allow_neg_eigval'] is False:
+        if g.dtype == torch.float32 and not any(
+                flags[f] for f in ('use_qk_l2norm_in_kernel',
+                                   'use_gate_in_kernel',
+                                   'use_beta_sigmoid_in_kernel', 'safe_gate',
+                                   'state_v_first', 'A_log', 'dt_bias')) and \
+                flags['lower_bound'] is None:
+            candidates.append('fwd_k%d_bf16_default' % K)
+        if g.dtype == torch.bfloat16 and all(
+                flags[f] for f in ('use_qk_l2norm_in_kernel',
+                                   'use_gate_in_kernel',
+                                   'use_beta_sigmoid_in_kernel', 'safe_gate',
+                                   'state_v_first', 'A_log', 'dt_bias')) and \
+                flags['lower_bound'] == -5.0:
+            candidates.append('fwd_k%d_bf16_fused' % K)
+    available = _capi.default_names()
+    for name in candidates:
+        if name in available:
+            return name
+    raise NotImplementedError(
+        'kda.chunk_kda: no kernel bundle for this call (key: %s); the '
+        'library has %s' % (key, ', '.join(available) or 'no default bundles'))
+
+
+def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
+              output_final_state=False, use_qk_l2norm_in_kernel=False,
+              use_gate_in_kernel=False, use_beta_sigmoid_in_kernel=False,
+              allow_neg_eigval=False, safe_gate=False, lower_bound=None,
+              state_v_first=False, cu_seqlens=None, cu_seqlens_cpu=None,
+              A_log=None, dt_bias=None):
+    """fla's chunk_kda forward: returns (o, final_state).
+
+    Shapes and semantics as fla's `chunk_kda`: q, k [B,T,H,K]; v [B,T,HV,V];
+    g [B,T,HV,K]; beta [B,T,HV]; initial_state [N,HV,K,V] fp32 ([N,HV,V,K]
+    with state_v_first). CPU tensors run the bundle's CPU build; CUDA
+    tensors run on the GPU on torch's current stream. final_state is None
+    unless output_final_state.
+    """
+    tensors = {'q': q, 'k': k, 'v': v, 'g': g, 'beta': beta,
+               'initial_state': initial_state, 'A_log': A_log,
+               'dt_bias': dt_bias, 'cu_seqlens': cu_seqlens}
+    for name, t in tensors.items():
+        if t is not None and not isinstance(t, torch.Tensor):
+            raise TypeError('%s must be a torch.Tensor, got %s' %
+                            (name, type(t).__name__))
+    devices = {t.device for t in tensors.values() if t is not None}
+    if len(devices) != 1:
+        raise ValueError('all tensors must be on one device, got %s' %
+                         ', '.join(sorted(str(d) for d in devices)))
+    device = devices.pop()
+    if device.type not in ('cpu', 'cuda'):
+        raise ValueError('tensors must be on the CPU or a CUDA device, got %s'
+                         % device)
+    if q.dim() != 4 or v.dim() != 4:
+        raise ValueError('q, k and v must be [B,T,H,K] / [B,T,HV,V], got '
+                         'q %s, v %s' % (tuple(q.shape), tuple(v.shape)))
+    if initial_state is not None and initial_state.dtype != torch.float32:
+        raise TypeError('initial_state must be float32, got %s' %
+                        initial_state.dtype)
+
+    flags = {'use_qk_l2norm_in_kernel': bool(use_qk_l2norm_in_kernel),
+             'use_gate_in_kernel': bool(use_gate_in_kernel),
+             'use_beta_sigmoid_in_kernel': bool(use_beta_sigmoid_in_kernel),
+             'allow_neg_eigval': bool(allow_neg_eigval),
+             'safe_gate': bool(safe_gate), 'lower_bound': lower_bound,
+             'state_v_first': bool(state_v_first),
+             'cu_seqlens': cu_seqlens is not None,
+             'A_log': A_log is not None, 'dt_bias': dt_bias is not None}
+    name = _bundle_name(q, k, v, g, beta, scale, flags)
+    program = _capi.default_program(name)
+
+    B, T, HV, V = v.shape
+    K = q.shape[-1]
+    N = B if cu_seqlens is None else cu_seqlens.numel() - 1
+    o = torch.empty((B, T, HV, V), dtype=v.dtype, device=device)
+    # The default bundles write a final state: it is returned when asked for.
+    state_shape = (N, HV, V, K) if state_v_first else (N, HV, K, V)
+    final_state = torch.empty(state_shape, dtype=torch.float32, device=device)
+
+    if initial_state is None:
+        # fla starts from a zero state; the bundles take one.
+        tensors['initial_state'] = torch.zeros(state_shape, dtype=torch.float32,
+                                               device=device)
+
+    args = _capi.ForwardTensors()
+    for name_, t in tensors.items():
+        setattr(args, name_.lower(), _tensor(t, name_))
+    args.o = _tensor(o, 'o')
+    args.final_state = _tensor(final_state, 'final_state')
+    host_seqlens = None
+    if cu_seqlens is not None:
+        seqlens = cu_seqlens_cpu if cu_seqlens_cpu is not None else cu_seqlens
+        host_seqlens = seqlens.to('cpu', torch.int64).contiguous()
+        args.cu_seqlens_host = ctypes.cast(host_seqlens.data_ptr(),
+                                           ctypes.POINTER(ctypes.c_int64))
+
+    lib = _capi.library()
+    size = ctypes.c_size_t()
+    _capi.check(lib.kda_forward_workspace_size(program, ctypes.byref(args),
+                                               ctypes.byref(size)))
+    workspace = torch.empty(size.value + _WORKSPACE_ALIGN, dtype=torch.uint8,
+                            device=device)
+    address = workspace.data_ptr()
+    address += (-address) % _WORKSPACE_ALIGN
+    if device.type == 'cpu':
+        _capi.check(lib.kda_forward_cpu(program, ctypes.byref(args),
+                                        address, size.value))
+    else:
+        stream = torch.cuda.current_stream(device).cuda_stream
+        _capi.check(lib.kda_forward(program, ctypes.byref(args), address,
+                                    size.value, stream))
+    return o.type_as(q), (final_state if output_final_state else None)

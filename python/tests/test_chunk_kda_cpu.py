@@ -1,0 +1,168 @@
+"""CPU tests of kda.chunk_kda against a float64 per-token recurrence.
+
+    python3 python/tests/test_chunk_kda_cpu.py      (exit status 0: all passed)
+
+Runs the embedded default bundles' CPU builds through the package: tails
+(T = 1, 63, 64, 65, 130), grouped value heads, initial and final states, the
+fused flag set (gate, l2norm and beta sigmoid in the kernel, safe_gate,
+states [V,K]), and the errors bad calls raise. Needs torch (Debian's
+python3-torch) and libkda_runtime.so (found as kda/_capi.py says).
+"""
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import kda  # noqa: E402
+
+TOLERANCE = 0.01  # relative RMS error (fla's metric), bf16 inputs and output
+failures = []
+
+
+def recurrence(q, k, v, g, beta, scale, h0):
+    """fla's naive_recurrent_kda in float64: per value head, decay the state,
+    apply the delta rule, read the output with the updated state."""
+    B, T, H, K = q.shape
+    HV, V = v.shape[2], v.shape[3]
+    group = HV // H
+    q, k, v, g, beta = (x.double() for x in (q, k, v, g, beta))
+    o = torch.zeros(B, T, HV, V, dtype=torch.float64)
+    S = torch.zeros(B, HV, K, V, dtype=torch.float64) if h0 is None else h0.double().clone()
+    for t in range(T):
+        for nu in range(HV):
+            h = nu // group
+            kt, qt, vt = k[:, t, h], q[:, t, h], v[:, t, nu]
+            s = S[:, nu] * torch.exp(g[:, t, nu]).unsqueeze(-1)
+            pred = torch.einsum('bkv,bk->bv', s, kt)
+            s = s + beta[:, t, nu, None, None] * kt.unsqueeze(-1) * (vt - pred).unsqueeze(1)
+            S[:, nu] = s
+            o[:, t, nu] = scale * torch.einsum('bkv,bk->bv', s, qt)
+    return o, S
+
+
+def rel_error(x, ref):
+    x, ref = x.double(), ref.double()
+    return (torch.sqrt(torch.mean((x - ref) ** 2)) /
+            torch.sqrt(torch.mean(ref ** 2))).item()
+
+
+def expect(name, ok, detail=''):
+    print(('ok   ' if ok else 'FAIL ') + name + (': ' + detail if detail else ''))
+    if not ok:
+        failures.append(name)
+
+
+def inputs(B, T, H, HV, K, seed):
+    gen = torch.Generator().manual_seed(seed)
+    rand = lambda *s: torch.randn(*s, generator=gen)
+    q = F.normalize(rand(B, T, H, K), dim=-1).bfloat16()
+    k = F.normalize(rand(B, T, H, K), dim=-1).bfloat16()
+    v = rand(B, T, HV, K).bfloat16()
+    g = F.logsigmoid(rand(B, T, HV, K)) / 16
+    beta = torch.sigmoid(rand(B, T, HV)).bfloat16()
+    h0 = rand(B, HV, K, K) * 0.1
+    return q, k, v, g, beta, h0
+
+
+def check_default(B, T, H, HV, K, seed=0, zero_state=False):
+    q, k, v, g, beta, h0 = inputs(B, T, H, HV, K, seed)
+    if zero_state:
+        h0 = None
+    o, ht = kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                          output_final_state=True)
+    o_ref, ht_ref = recurrence(q.float(), k.float(), v.float(), g, beta.float(),
+                               K ** -0.5, h0)
+    eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref)
+    expect('default B=%d T=%d H=%d HV=%d K=%d%s' %
+           (B, T, H, HV, K, ', no initial state' if zero_state else ''),
+           o.dtype == torch.bfloat16 and o.shape == (B, T, HV, K) and
+           eo < TOLERANCE and eh < TOLERANCE,
+           'o %.2e, final state %.2e' % (eo, eh))
+
+
+def check_fused(B, T, H, HV, K, seed=1):
+    """FlashKDA's flag set: the gate from raw g with A_log, dt_bias and the
+    lower bound -5, q/k l2norm and beta sigmoid in the kernel, states [V,K]."""
+    gen = torch.Generator().manual_seed(seed)
+    rand = lambda *s: torch.randn(*s, generator=gen)
+    q = rand(B, T, H, K).bfloat16()
+    k = rand(B, T, H, K).bfloat16()
+    v = rand(B, T, HV, K).bfloat16()
+    g = rand(B, T, HV, K).bfloat16()
+    beta = rand(B, T, HV).bfloat16()
+    A_log = rand(HV)
+    dt_bias = rand(HV, K)
+    h0 = rand(B, HV, K, K) * 0.1  # [V, K] per head
+    o, ht = kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                          output_final_state=True, use_qk_l2norm_in_kernel=True,
+                          use_gate_in_kernel=True, use_beta_sigmoid_in_kernel=True,
+                          safe_gate=True, lower_bound=-5.0, state_v_first=True,
+                          A_log=A_log, dt_bias=dt_bias)
+    l2 = lambda x: x.float() / torch.sqrt((x.float() ** 2).sum(-1, keepdim=True) + 1e-6)
+    qn, kn = l2(q).bfloat16().float(), l2(k).bfloat16().float()
+    gate = -5.0 * torch.sigmoid(torch.exp(A_log)[:, None] * (g.float() + dt_bias))
+    o_ref, ht_ref = recurrence(qn, kn, v.float(), gate, torch.sigmoid(beta.float()),
+                               K ** -0.5, h0.transpose(-1, -2))
+    eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref.transpose(-1, -2))
+    expect('fused B=%d T=%d H=%d HV=%d K=%d' % (B, T, H, HV, K),
+           eo < TOLERANCE and eh < TOLERANCE, 'o %.2e, final state %.2e' % (eo, eh))
+
+
+def check_raises(name, exception, call, needle):
+    try:
+        call()
+    except exception as e:
+        expect(name, needle in str(e), str(e).splitlines()[0][:160])
+        return
+    except Exception as e:  # the wrong kind of error
+        expect(name, False, '%s: %s' % (type(e).__name__, e))
+        return
+    expect(name, False, 'no exception')
+
+
+def check_errors():
+    q, k, v, g, beta, h0 = inputs(1, 16, 1, 1, 64, 2)
+    check_raises('K=60 names the missing key', NotImplementedError,
+                 lambda: kda.chunk_kda(q[..., :60].contiguous(), k[..., :60].contiguous(),
+                                       v[..., :60].contiguous(), g[..., :60].contiguous(), beta),
+                 'K=60 V=60')
+    check_raises('f32 inputs name the missing key', NotImplementedError,
+                 lambda: kda.chunk_kda(q.float(), k.float(), v.float(), g, beta.float()),
+                 'q/k/v=float32')
+    check_raises('non-contiguous q', ValueError,
+                 lambda: kda.chunk_kda(q.transpose(1, 3).contiguous().transpose(1, 3),
+                                       k, v, g, beta),
+                 'contiguous')
+    check_raises('a list is not a tensor', TypeError,
+                 lambda: kda.chunk_kda(q.tolist(), k, v, g, beta),
+                 'must be a torch.Tensor')
+    check_raises('fp16 initial state', TypeError,
+                 lambda: kda.chunk_kda(q, k, v, g, beta, initial_state=h0.half()),
+                 'initial_state must be float32')
+    check_raises('beta of the wrong shape: the runtime says which', kda.KDARuntimeError,
+                 lambda: kda.chunk_kda(q, k, v, g, beta[:, :8].contiguous()),
+                 'beta')
+
+
+def main():
+    for B, T, H, HV, K in [(1, 1, 1, 1, 64), (2, 63, 2, 2, 64), (1, 64, 1, 2, 128),
+                           (2, 65, 1, 1, 64), (1, 130, 2, 4, 64)]:
+        check_default(B, T, H, HV, K)
+    check_default(1, 40, 1, 1, 64, zero_state=True)
+    _, no_state = kda.chunk_kda(*inputs(1, 8, 1, 1, 64, 3)[:5])
+    expect('final_state is None unless asked for', no_state is None)
+    names = kda._capi.default_names()
+    if 'fwd_k64_bf16_fused' in names:
+        check_fused(1, 70, 1, 2, 64)
+    else:
+        print('skip fused: the library has no fused bundles (%s)' % ', '.join(names))
+    check_errors()
+    print('%d failed' % len(failures) if failures else 'PASS')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
