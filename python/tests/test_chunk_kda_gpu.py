@@ -1,0 +1,79 @@
+"""GPU tests of kda.chunk_kda (run on a machine with an NVIDIA GPU and a
+CUDA build of torch; scripts/gpu-python-check.sh builds the runtime there).
+
+    python3 python/tests/test_chunk_kda_gpu.py
+
+CUDA tensors against the float64 recurrence of test_chunk_kda_cpu.py, the
+same call on the CPU, a call captured in a CUDA graph and replayed, a call
+on a side stream, and the host time per call above the kernels.
+"""
+import os
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_chunk_kda_cpu as cpu  # noqa: E402
+import kda  # noqa: E402
+
+
+def main():
+    if not torch.cuda.is_available():
+        print('FAIL: no CUDA device')
+        return 1
+    dev = torch.device('cuda')
+    for B, T, H, HV, K in [(1, 1, 1, 1, 64), (2, 63, 2, 2, 64), (1, 130, 2, 4, 128),
+                           (2, 1000, 2, 2, 128)]:
+        q, k, v, g, beta, h0 = cpu.inputs(B, T, H, HV, K, 0)
+        o, ht = kda.chunk_kda(*(x.to(dev) for x in (q, k, v, g, beta)),
+                              initial_state=h0.to(dev), output_final_state=True)
+        o_ref, ht_ref = cpu.recurrence(q.float(), k.float(), v.float(), g,
+                                       beta.float(), K ** -0.5, h0)
+        eo, eh = cpu.rel_error(o.cpu(), o_ref), cpu.rel_error(ht.cpu(), ht_ref)
+        cpu.expect('cuda B=%d T=%d H=%d HV=%d K=%d' % (B, T, H, HV, K),
+                   o.is_cuda and eo < cpu.TOLERANCE and eh < cpu.TOLERANCE,
+                   'o %.2e, final state %.2e' % (eo, eh))
+        o_cpu, _ = kda.chunk_kda(q, k, v, g, beta, initial_state=h0)
+        d = cpu.rel_error(o.cpu(), o_cpu)
+        cpu.expect('cuda and cpu agree B=%d T=%d' % (B, T), d < cpu.TOLERANCE,
+                   'relative RMS difference %.2e' % d)
+
+    # A CUDA graph: capture one call, replay, compare with an eager call.
+    q, k, v, g, beta, h0 = (x.to(dev) for x in cpu.inputs(1, 256, 2, 2, 128, 5))
+    eager, _ = kda.chunk_kda(q, k, v, g, beta, initial_state=h0)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        kda.chunk_kda(q, k, v, g, beta, initial_state=h0)  # warm-up off the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    try:
+        with torch.cuda.graph(graph):
+            captured, _ = kda.chunk_kda(q, k, v, g, beta, initial_state=h0)
+        graph.replay()
+        torch.cuda.synchronize()
+        cpu.expect('cuda graph replay equals the eager call',
+                   torch.equal(captured, eager))
+    except Exception as e:  # capture must work: a failure is a test failure
+        cpu.expect('cuda graph capture', False, '%s: %s' % (type(e).__name__, e))
+
+    # Host time per call above the kernels: small shapes, many calls.
+    q, k, v, g, beta, h0 = (x.to(dev) for x in cpu.inputs(1, 64, 1, 1, 64, 6))
+    for _ in range(20):
+        kda.chunk_kda(q, k, v, g, beta, initial_state=h0)
+    torch.cuda.synchronize()
+    n = 500
+    start = time.perf_counter()
+    for _ in range(n):
+        kda.chunk_kda(q, k, v, g, beta, initial_state=h0)
+    host = (time.perf_counter() - start) / n
+    torch.cuda.synchronize()
+    total = (time.perf_counter() - start) / n
+    print('host time per call: %.1f us (until the launches return; %.1f us '
+          'per call with the GPU work)' % (host * 1e6, total * 1e6))
+    print('%d failed' % len(cpu.failures) if cpu.failures else 'PASS')
+    return 1 if cpu.failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

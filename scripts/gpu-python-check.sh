@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The Python package on a GPU machine without MLIR: builds runtime/ into
+# build-gpu-py/ with the default bundles of DEFAULTS_DIR embedded (built
+# here by the top-level build: build/defaults/*.kdab), then runs
+# python/tests/test_chunk_kda_gpu.py with the machine's torch.
+#
+#   scripts/gpu-python-check.sh DEFAULTS_DIR
+set -uo pipefail
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+  echo "usage: scripts/gpu-python-check.sh DEFAULTS_DIR (with fwd_*.kdab)" >&2
+  exit 2
+fi
+defaults="$(cd "$1" && pwd)"
+cd "$(dirname "$0")/.."
+build=build-gpu-py
+entries=()
+for f in "$defaults"/fwd_*.kdab; do
+  name="$(basename "$f" .kdab)"
+  entries+=("$name=$f")
+done
+list="$(IFS=';'; echo "${entries[*]}")"
+cmake -G Ninja -S runtime -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  "-DKDA_DEFAULT_BUNDLES=$list" > "$build.log" 2>&1 &&
+  cmake --build "$build" --target kda_runtime -j "$(nproc)" >> "$build.log" 2>&1 ||
+  { tail -30 "$build.log"; echo "FAIL: building runtime/"; exit 1; }
+lib="$(find "$build" -name 'libkda_runtime.so' | head -1)"
+KDA_RUNTIME_LIBRARY="$lib" python3 python/tests/test_chunk_kda_gpu.py
