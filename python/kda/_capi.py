@@ -111,10 +111,18 @@ def default_program(name):
     return _programs[name]
 
 
+_names = None
+
+
 def default_names():
+    """The names of the library's default bundles (read once)."""
+    global _names
+    if _names is not None:
+        return _names
     names = library().kda_forward_default_names().decode()
     unique = []
     for name in (n.strip() for n in names.split(',')):
         if name and name not in unique:
             unique.append(name)
+    _names = unique
     return unique

@@ -105,55 +105,100 @@ def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
         raise TypeError('initial_state must be float32, got %s' %
                         initial_state.dtype)
 
-    flags = {'use_qk_l2norm_in_kernel': bool(use_qk_l2norm_in_kernel),
-             'use_gate_in_kernel': bool(use_gate_in_kernel),
-             'use_beta_sigmoid_in_kernel': bool(use_beta_sigmoid_in_kernel),
-             'allow_neg_eigval': bool(allow_neg_eigval),
-             'safe_gate': bool(safe_gate), 'lower_bound': lower_bound,
-             'state_v_first': bool(state_v_first),
-             'cu_seqlens': cu_seqlens is not None,
-             'A_log': A_log is not None, 'dt_bias': dt_bias is not None}
-    name = _bundle_name(q, k, v, g, beta, scale, flags)
-    program = _capi.default_program(name)
+    flags = (bool(use_qk_l2norm_in_kernel), bool(use_gate_in_kernel),
+             bool(use_beta_sigmoid_in_kernel), bool(allow_neg_eigval),
+             bool(safe_gate), lower_bound, bool(state_v_first),
+             cu_seqlens is not None, A_log is not None, dt_bias is not None)
+    signature = (device, scale, flags) + tuple(
+        None if t is None else (t.dtype, tuple(t.shape))
+        for t in tensors.values())
+    plan = _plans.get(signature)
+    if plan is None:
+        plan = _Plan(tensors, device, scale, dict(zip(_FLAG_NAMES, flags)))
+        _plans[signature] = plan
+    return plan.run(tensors, cu_seqlens_cpu, output_final_state)
 
-    B, T, HV, V = v.shape
-    K = q.shape[-1]
-    N = B if cu_seqlens is None else cu_seqlens.numel() - 1
-    o = torch.empty((B, T, HV, V), dtype=v.dtype, device=device)
-    # The default bundles write a final state: it is returned when asked for.
-    state_shape = (N, HV, V, K) if state_v_first else (N, HV, K, V)
-    final_state = torch.empty(state_shape, dtype=torch.float32, device=device)
 
-    if initial_state is None:
-        # fla starts from a zero state; the bundles take one.
-        tensors['initial_state'] = torch.zeros(state_shape, dtype=torch.float32,
-                                               device=device)
+_FLAG_NAMES = ('use_qk_l2norm_in_kernel', 'use_gate_in_kernel',
+               'use_beta_sigmoid_in_kernel', 'allow_neg_eigval', 'safe_gate',
+               'lower_bound', 'state_v_first', 'cu_seqlens', 'A_log',
+               'dt_bias')
+_ROLES = ('q', 'k', 'v', 'g', 'beta', 'initial_state', 'A_log', 'dt_bias',
+          'cu_seqlens')
+# Calls seen before, by device, scale, flags, dtypes and shapes: their
+# bundle, workspace size and argument structure (only pointers change).
+_plans = {}
 
-    args = _capi.ForwardTensors()
-    for name_, t in tensors.items():
-        setattr(args, name_.lower(), _tensor(t, name_))
-    args.o = _tensor(o, 'o')
-    args.final_state = _tensor(final_state, 'final_state')
-    host_seqlens = None
-    if cu_seqlens is not None:
-        seqlens = cu_seqlens_cpu if cu_seqlens_cpu is not None else cu_seqlens
-        host_seqlens = seqlens.to('cpu', torch.int64).contiguous()
-        args.cu_seqlens_host = ctypes.cast(host_seqlens.data_ptr(),
-                                           ctypes.POINTER(ctypes.c_int64))
 
-    lib = _capi.library()
-    size = ctypes.c_size_t()
-    _capi.check(lib.kda_forward_workspace_size(program, ctypes.byref(args),
-                                               ctypes.byref(size)))
-    workspace = torch.empty(size.value + _WORKSPACE_ALIGN, dtype=torch.uint8,
-                            device=device)
-    address = workspace.data_ptr()
-    address += (-address) % _WORKSPACE_ALIGN
-    if device.type == 'cpu':
-        _capi.check(lib.kda_forward_cpu(program, ctypes.byref(args),
-                                        address, size.value))
-    else:
-        stream = torch.cuda.current_stream(device).cuda_stream
-        _capi.check(lib.kda_forward(program, ctypes.byref(args), address,
-                                    size.value, stream))
-    return o.type_as(q), (final_state if output_final_state else None)
+class _Plan:
+    """Everything about a call that its tensors' addresses do not change."""
+
+    def __init__(self, tensors, device, scale, flags):
+        q, v = tensors['q'], tensors['v']
+        self.device = device
+        self.program = _capi.default_program(
+            _bundle_name(q, tensors['k'], v, tensors['g'], tensors['beta'],
+                         scale, flags))
+        B, T, HV, V = v.shape
+        K = q.shape[-1]
+        cu_seqlens = tensors['cu_seqlens']
+        N = B if cu_seqlens is None else cu_seqlens.numel() - 1
+        self.o_shape, self.o_dtype, self.q_dtype = (B, T, HV, V), v.dtype, q.dtype
+        # The default bundles take an initial state and write a final one:
+        # zeros when the caller passes none, returned when asked for.
+        self.state_shape = ((N, HV, V, K) if flags['state_v_first']
+                            else (N, HV, K, V))
+        self.args = _capi.ForwardTensors()
+        for role in _ROLES:
+            setattr(self.args, role.lower(), _tensor(tensors[role], role))
+        if tensors['initial_state'] is None:
+            self.args.initial_state = _tensor(
+                torch.empty(self.state_shape, dtype=torch.float32), 'h0')
+        self.args.o = _tensor(torch.empty(self.o_shape, dtype=self.o_dtype), 'o')
+        self.args.final_state = _tensor(
+            torch.empty(self.state_shape, dtype=torch.float32), 'final_state')
+        size = ctypes.c_size_t()
+        _capi.check(_capi.library().kda_forward_workspace_size(
+            self.program, ctypes.byref(self.args), ctypes.byref(size)))
+        self.workspace_bytes = size.value
+
+    def run(self, tensors, cu_seqlens_cpu, output_final_state):
+        args, device = self.args, self.device
+        for role in _ROLES:
+            t = tensors[role]
+            if t is not None:
+                if not t.is_contiguous():
+                    raise ValueError('%s must be contiguous (call .contiguous())'
+                                     % role)
+                getattr(args, role.lower()).data = t.data_ptr() or None
+        o = torch.empty(self.o_shape, dtype=self.o_dtype, device=device)
+        final_state = torch.empty(self.state_shape, dtype=torch.float32,
+                                  device=device)
+        args.o.data = o.data_ptr() or None
+        args.final_state.data = final_state.data_ptr() or None
+        if tensors['initial_state'] is None:
+            zeros = torch.zeros(self.state_shape, dtype=torch.float32,
+                                device=device)
+            args.initial_state.data = zeros.data_ptr() or None
+        host_seqlens = None
+        if tensors['cu_seqlens'] is not None:
+            seqlens = (cu_seqlens_cpu if cu_seqlens_cpu is not None
+                       else tensors['cu_seqlens'])
+            host_seqlens = seqlens.to('cpu', torch.int64).contiguous()
+            args.cu_seqlens_host = ctypes.cast(host_seqlens.data_ptr(),
+                                               ctypes.POINTER(ctypes.c_int64))
+        workspace = torch.empty(self.workspace_bytes + _WORKSPACE_ALIGN,
+                                dtype=torch.uint8, device=device)
+        address = workspace.data_ptr()
+        address += (-address) % _WORKSPACE_ALIGN
+        lib = _capi.library()
+        if device.type == 'cpu':
+            _capi.check(lib.kda_forward_cpu(self.program, ctypes.byref(args),
+                                            address, self.workspace_bytes))
+        else:
+            stream = torch.cuda.current_stream(device).cuda_stream
+            _capi.check(lib.kda_forward(self.program, ctypes.byref(args),
+                                        address, self.workspace_bytes, stream))
+        if o.dtype != self.q_dtype:
+            o = o.type_as(tensors['q'])
+        return o, (final_state if output_final_state else None)
