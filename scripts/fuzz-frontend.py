@@ -70,6 +70,12 @@ WORD_GROUPS = [
     ["scf.for", "scf.if"],
 ]
 
+# Crashes of MLIR itself (libMLIR, not this project) that a mutant can
+# reach; such mutants are counted and not run. `array<index: ...>`: the
+# parser of dense array attributes asks `index` for its bit width and
+# segfaults (mlir-opt 22 does the same).
+KNOWN_UPSTREAM = [re.compile(r"array<\s*index\s*:")]
+
 CONFIGS = [
     ("verify", ["kda-opt"]),
     ("linalg", ["kda-opt", "--kda-to-linalg-pipeline"]),
@@ -282,10 +288,12 @@ def main():
     chunks = corpus_chunks()
     start = time.monotonic()
     deadline = start + args.seconds if args.seconds > 0 else None
-    failures, passed, accepted, slowest = [], 0, 0, (0.0, "")
+    failures, passed, accepted, upstream, slowest = [], 0, 0, 0, (0.0, "")
 
     def work(index):
         name, recipe, config, text = make_mutant(args.seed, index, chunks)
+        if any(p.search(text) for p in KNOWN_UPSTREAM):
+            return index, config[0], name, recipe, None, 0.0, "upstream"
         command = tool_command(args.build, config)
         with tempfile.NamedTemporaryFile("w", suffix=".mlir", dir=out_dir,
                                          delete=False) as f:
@@ -329,6 +337,9 @@ def main():
             for fut in done:
                 i, config, name, recipe, reason_line, elapsed, status = fut.result()
                 accepted += status == 0
+                if status == "upstream":
+                    upstream += 1
+                    continue
                 if elapsed > slowest[0]:
                     slowest = (elapsed, "mutant %d (%s, %s)" % (i, config, name))
                 if reason_line:
@@ -344,6 +355,9 @@ def main():
           "the others rejected with a diagnostic or failed), slowest %.2f s: %s"
           % (args.seed, passed + len(failures), total, args.jobs, accepted,
              slowest[0], slowest[1]))
+    if upstream:
+        print("fuzz-frontend: %d mutants not run: they reach a known crash "
+              "of MLIR itself (KNOWN_UPSTREAM)" % upstream)
     print("%d passed, %d failed" % (passed, len(failures)))
     return 1 if failures else 0
 
