@@ -25,3 +25,12 @@ cmake -G Ninja -S runtime -B "$build" -DCMAKE_BUILD_TYPE=Release \
   { tail -30 "$build.log"; echo "FAIL: building runtime/"; exit 1; }
 lib="$(find "$build" -name 'libkda_runtime.so' | head -1)"
 KDA_RUNTIME_LIBRARY="$lib" python3 python/tests/test_chunk_kda_gpu.py
+status=$?
+# kda as fla's backend, when fla is importable (.anchors/fla, or installed).
+if [ -d .anchors/fla ] || python3 -c "import fla" 2>/dev/null; then
+  PYTHONPATH="$PWD/.anchors${PYTHONPATH:+:$PYTHONPATH}" KDA_RUNTIME_LIBRARY="$lib" \
+    python3 python/tests/test_fla_backend_gpu.py ${FLA_BENCH:+--bench} || status=1
+else
+  echo "fla backend test: not run (fla is not importable; put fla's package in .anchors/fla)"
+fi
+exit $status

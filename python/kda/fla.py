@@ -1,0 +1,85 @@
+"""Registers the compiler's kernels as a backend of fla's `chunk_kda`.
+
+    import kda.fla   # after this, fla.ops.kda.chunk_kda dispatches to kda
+
+fla's backend dispatch (fla/ops/backends) then sends each `chunk_kda` call
+that this backend's verifier accepts to `kda.chunk_kda`: calls in inference
+mode (no autograd: the kernels have no backward), without context
+parallelism or intermediate states, that an embedded bundle covers. Other
+calls stay with fla. Set FLA_KDA_COMPILER=0 to opt out. FlashKDA's backend
+(priority 3) still comes first where it applies.
+"""
+import torch
+from fla.ops.backends import BaseBackend
+from fla.ops.kda.backends import kda_registry
+
+from . import _chunk
+
+
+class KDACompilerBackend(BaseBackend):
+    """fla backend: chunk_kda forward on the kda compiler's kernels."""
+
+    backend_type = 'kda_compiler'
+    package_name = 'kda'
+    env_var = 'FLA_KDA_COMPILER'
+    default_enable = True
+    priority = 4
+
+    # Both take fla's chunk_kda arguments, in its order (the dispatcher
+    # passes them on as the caller gave them).
+    def chunk_kda_verifier(self, q, k, v, g, beta, scale=None,
+                           initial_state=None, output_final_state=False,
+                           use_qk_l2norm_in_kernel=False,
+                           use_gate_in_kernel=False,
+                           use_beta_sigmoid_in_kernel=False,
+                           allow_neg_eigval=False, safe_gate=False,
+                           lower_bound=None, disable_recompute=False,
+                           return_intermediate_states=False,
+                           state_v_first=False, cu_seqlens=None,
+                           cu_seqlens_cpu=None, cp_context=None, A_log=None,
+                           dt_bias=None, **kwargs):
+        if torch.is_grad_enabled():
+            return False, 'kda has no backward: inference mode only'
+        if cp_context is not None:
+            return False, 'kda does not support context parallelism'
+        if return_intermediate_states:
+            return False, 'kda does not return intermediate states'
+        if kwargs.get('chunk_size', 64) != 64:
+            return False, 'kda bundles use chunk size 64'
+        flags = {'use_qk_l2norm_in_kernel': bool(use_qk_l2norm_in_kernel),
+                 'use_gate_in_kernel': bool(use_gate_in_kernel),
+                 'use_beta_sigmoid_in_kernel': bool(use_beta_sigmoid_in_kernel),
+                 'allow_neg_eigval': bool(allow_neg_eigval),
+                 'safe_gate': bool(safe_gate), 'lower_bound': lower_bound,
+                 'state_v_first': bool(state_v_first),
+                 'cu_seqlens': cu_seqlens is not None,
+                 'A_log': A_log is not None, 'dt_bias': dt_bias is not None}
+        try:
+            _chunk._bundle_name(q, k, v, g, beta, scale, flags)
+        except NotImplementedError as e:
+            return False, str(e)
+        return True, None
+
+    def chunk_kda(self, q, k, v, g, beta, scale=None, initial_state=None,
+                  output_final_state=False, use_qk_l2norm_in_kernel=False,
+                  use_gate_in_kernel=False, use_beta_sigmoid_in_kernel=False,
+                  allow_neg_eigval=False, safe_gate=False, lower_bound=None,
+                  disable_recompute=False, return_intermediate_states=False,
+                  state_v_first=False, cu_seqlens=None, cu_seqlens_cpu=None,
+                  cp_context=None, A_log=None, dt_bias=None, **kwargs):
+        if initial_state is not None:
+            initial_state = initial_state.contiguous()
+        return _chunk.chunk_kda(
+            q.contiguous(), k.contiguous(), v.contiguous(), g.contiguous(),
+            beta.contiguous(), scale=scale, initial_state=initial_state,
+            output_final_state=output_final_state,
+            use_qk_l2norm_in_kernel=use_qk_l2norm_in_kernel,
+            use_gate_in_kernel=use_gate_in_kernel,
+            use_beta_sigmoid_in_kernel=use_beta_sigmoid_in_kernel,
+            allow_neg_eigval=allow_neg_eigval, safe_gate=safe_gate,
+            lower_bound=lower_bound, state_v_first=state_v_first,
+            cu_seqlens=cu_seqlens, cu_seqlens_cpu=cu_seqlens_cpu,
+            A_log=A_log, dt_bias=dt_bias)
+
+
+kda_registry.register(KDACompilerBackend())
