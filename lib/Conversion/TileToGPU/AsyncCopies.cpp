@@ -126,6 +126,11 @@ void emitCutPiece(OpBuilder &b, Location loc, const TileLoad &load,
   memref::StoreOp::create(b, loc, pick.getResult(0), load.buffer, shifted(at));
 }
 
+/// Rounds of pieces per thread issued as straight-line code; a thread with
+/// more (few threads for large tiles, such as tile.num_threads = 1) issues
+/// its whole rounds from a loop, so that code size stays bounded.
+constexpr int64_t kMaxUnrolledRounds = 32;
+
 /// Issues the calling thread's pieces of `load`, as whole pieces or, with
 /// `masked`, cut to the box (see emitAsyncCopies); returns the tokens of
 /// those not committed where they were issued.
@@ -147,19 +152,9 @@ void emitPieces(OpBuilder &b, Location loc, const TileLoad &load, bool masked,
   UnitAttr bypassL1 =
       piece * load.elementBytes == 16 ? b.getUnitAttr() : UnitAttr();
 
-  for (int64_t round = 0; round < rounds; ++round) {
-    OpBuilder::InsertionGuard guard(b);
-    Value index = arith::AddIOp::create(b, loc, tid,
-                                        constant(b, loc, round * numThreads));
-    // The last round may have fewer pieces than threads.
-    bool partial = (round + 1) * numThreads > numPieces;
-    scf::IfOp inRange;
-    if (partial) {
-      Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           index, constant(b, loc, numPieces));
-      inRange = scf::IfOp::create(b, loc, exists, /*withElseRegion=*/false);
-      b.setInsertionPointToStart(inRange.thenBlock());
-    }
+  // Piece `index` (of the tile's pieces, row-major); its token is committed
+  // where it is issued unless `keepToken`, when it is returned.
+  auto emitPiece = [&](OpBuilder &b, Value index, bool keepToken) -> Value {
     SmallVector<Value> at;
     if (rank == 2) {
       Value perRow = constant(b, loc, piecesPerRow);
@@ -193,16 +188,47 @@ void emitPieces(OpBuilder &b, Location loc, const TileLoad &load, bool masked,
       nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{token});
       b.setInsertionPointToStart(split.elseBlock());
       emitCutPiece(b, loc, load, at, count);
-      continue;
+      return Value();
     }
     Value token = nvgpu::DeviceAsyncCopyOp::create(
         b, loc, load.buffer, at, load.source, at, pieceAttr, Value(), bypassL1);
+    if (keepToken)
+      return token;
+    nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{token});
+    return Value();
+  };
+
+  // Whole rounds (every thread has a piece), then a last partial round.
+  int64_t wholeRounds = numPieces / numThreads;
+  int64_t firstRound = 0;
+  if (rounds > kMaxUnrolledRounds) {
+    auto loop = scf::ForOp::create(b, loc, zero, constant(b, loc, wholeRounds),
+                                   constant(b, loc, 1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value index = arith::AddIOp::create(
+        b, loc, tid,
+        arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                              constant(b, loc, numThreads)));
+    // Committed here: a token does not leave the loop.
+    (void)emitPiece(b, index, /*keepToken=*/false);
+    firstRound = wholeRounds;
+  }
+  for (int64_t round = firstRound; round < rounds; ++round) {
+    OpBuilder::InsertionGuard guard(b);
+    Value index = arith::AddIOp::create(b, loc, tid,
+                                        constant(b, loc, round * numThreads));
+    // The last round may have fewer pieces than threads.
+    bool partial = (round + 1) * numThreads > numPieces;
     if (partial) {
-      // Committed here: the token does not leave the guard.
-      nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange{token});
-      continue;
+      Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           index, constant(b, loc, numPieces));
+      auto inRange = scf::IfOp::create(b, loc, exists, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(inRange.thenBlock());
     }
-    tokens.push_back(token);
+    // Committed here when guarded: the token does not leave the guard.
+    if (Value token = emitPiece(b, index, /*keepToken=*/!partial))
+      tokens.push_back(token);
   }
 }
 

@@ -176,3 +176,36 @@ func.func @nonzero_pad(%a: memref<?x32xf32>) attributes {tile.kernel} {
   linalg.copy ins(%a : memref<?x32xf32>) outs(%box : memref<?x32xf32, strided<[32, 1]>, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// With few threads for the tile (2 threads, 256 pieces: 128 rounds each,
+// more than the 32 issued as straight-line code), each thread issues its
+// pieces from a loop, every piece committed in its own group, so that code
+// size stays bounded (a 1-thread kernel used to unroll into minutes of
+// compilation).
+// CHECK-LABEL: gpu.func @few_threads
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: scf.for %[[R:.*]] = %c0 to %c128 step %c1 {
+// CHECK-NEXT: %[[STEP:.*]] = arith.muli %[[R]], %c2
+// CHECK-NEXT: arith.addi %[[TID]], %[[STEP]]
+// CHECK: %[[T:.*]] = nvgpu.device_async_copy
+// CHECK-NEXT: nvgpu.device_async_create_group %[[T]]
+// CHECK-NEXT: }
+// CHECK-NEXT: nvgpu.device_async_create_group
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c128 step %c1 {
+// CHECK: nvgpu.device_async_copy
+func.func @few_threads(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attributes {tile.kernel, tile.num_threads = 2 : i64} {
+  %zero = arith.constant 0.0 : bf16
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  linalg.fill ins(%zero : bf16) outs(%t : memref<64x32xbf16, #gpu.address_space<workgroup>>)
+  %rows = memref.dim %a, %c0 : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+  %cols = memref.dim %a, %c1 : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+  %box = memref.subview %t[0, 0] [%rows, %cols] [1, 1] : memref<64x32xbf16, #gpu.address_space<workgroup>> to memref<?x?xbf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+  linalg.copy ins(%a : memref<?x?xbf16, strided<[?, 1], offset: ?>>) outs(%box : memref<?x?xbf16, strided<[32, 1]>, #gpu.address_space<workgroup>>)
+  return
+}
