@@ -84,14 +84,11 @@ DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps) {
 }
 
 /// `layout` with its dimensions permuted: dimension i of the result is
-/// dimension perm[i] of `layout` (perm empty: reversed).
-DistLayoutAttr permuteLayout(DistLayoutAttr layout, ArrayRef<int64_t> perm,
+/// dimension p[i] of `layout` (with `inverse`, dimension p[i] of the result
+/// is dimension i of `layout`).
+DistLayoutAttr permuteLayout(DistLayoutAttr layout, ArrayRef<int64_t> p,
                              bool inverse) {
   int64_t rank = layout.getRank();
-  SmallVector<int64_t> p(perm);
-  if (p.empty())
-    for (int64_t i = rank - 1; i >= 0; --i)
-      p.push_back(i);
   auto apply = [&](ArrayRef<int64_t> values) {
     SmallVector<int64_t> out(rank);
     for (int64_t i = 0; i < rank; ++i) {
@@ -241,10 +238,8 @@ DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand) {
     DistLayoutAttr result = known(trans.getResult());
     if (!result)
       return {};
-    SmallVector<int64_t> perm;
-    if (auto attr = trans.getPermutation())
-      perm.assign(attr->begin(), attr->end());
-    return permuteLayout(result, perm, /*inverse=*/true);
+    return permuteLayout(result, tile::getTransPermutation(trans),
+                         /*inverse=*/true);
   }
   if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
     Operation *parent = yield->getParentOp();
@@ -282,10 +277,9 @@ bool LayoutAssignment::spreadForward(Operation *op) {
   }
   if (auto trans = dyn_cast<tile::TransOp>(op)) {
     if (DistLayoutAttr input = layouts.lookup(trans.getInput())) {
-      SmallVector<int64_t> perm;
-      if (auto attr = trans.getPermutation())
-        perm.assign(attr->begin(), attr->end());
-      return place(trans.getResult(), permuteLayout(input, perm, false));
+      return place(trans.getResult(),
+                   permuteLayout(input, tile::getTransPermutation(trans),
+                                 /*inverse=*/false));
     }
     return false;
   }

@@ -378,15 +378,9 @@ struct LowerTrans : OpRewritePattern<TransOp> {
   LogicalResult matchAndRewrite(TransOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getResult().getType());
-    SmallVector<int64_t> perm;
-    if (auto p = op.getPermutation())
-      perm.assign(p->begin(), p->end());
-    else
-      for (int64_t i = type.getRank() - 1; i >= 0; --i)
-        perm.push_back(i);
     Value init = createEmpty(rewriter, op.getLoc(), type);
-    auto transpose = linalg::TransposeOp::create(rewriter, op.getLoc(),
-                                                 op.getInput(), init, perm);
+    auto transpose = linalg::TransposeOp::create(
+        rewriter, op.getLoc(), op.getInput(), init, getTransPermutation(op));
     rewriter.replaceOp(op, transpose.getResult()[0]);
     return success();
   }

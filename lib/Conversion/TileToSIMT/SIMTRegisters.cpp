@@ -77,13 +77,8 @@ struct TransInRegisters : OpConversionPattern<tile::TransOp> {
     auto dstType = cast<RankedTensorType>(op.getResult().getType());
     if (!getLayout(srcType) || !getLayout(dstType))
       return failure();
-    // Result dimension i is input dimension perm[i] (default: reversed).
-    SmallVector<int64_t> perm;
-    if (auto attr = op.getPermutation())
-      perm.assign(attr->begin(), attr->end());
-    else
-      for (int64_t i = srcType.getRank() - 1; i >= 0; --i)
-        perm.push_back(i);
+    // Result dimension i is input dimension perm[i].
+    SmallVector<int64_t> perm = tile::getTransPermutation(op);
     int64_t numWarps = getProgramWarps(op);
     Location loc = op.getLoc();
     FailureOr<SmallVector<int64_t>> order = matchRegisters(

@@ -1,6 +1,7 @@
 //===- TileOps.cpp - the tile DSL ops -------------------------------------===//
 
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -166,15 +167,6 @@ LogicalResult ScanOp::verify() {
                        cast<RankedTensorType>(getInput().getType()).getRank());
 }
 
-/// Returns the permutation of a trans op (the default reverses dimensions).
-static SmallVector<int64_t> getTransPermutation(TransOp op, int64_t rank) {
-  if (auto perm = op.getPermutation())
-    return SmallVector<int64_t>(*perm);
-  SmallVector<int64_t> perm;
-  for (int64_t i = rank - 1; i >= 0; --i)
-    perm.push_back(i);
-  return perm;
-}
 
 //===----------------------------------------------------------------------===//
 // convert_layout
@@ -223,7 +215,7 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
 LogicalResult TransOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto out = cast<RankedTensorType>(getResult().getType());
-  SmallVector<int64_t> perm = getTransPermutation(*this, in.getRank());
+  SmallVector<int64_t> perm = getTransPermutation(*this);
   if (static_cast<int64_t>(perm.size()) != in.getRank() ||
       !isPermutationVector(perm))
     return emitOpError("'permutation' must be a permutation of the input "

@@ -147,3 +147,12 @@ kda::tile::getCoalescedLayout(RankedTensorType type, int64_t numWarps) {
                              {lanesLast, 1}, {1, warpsFirst});
 }
 
+SmallVector<int64_t> kda::tile::getTransPermutation(TransOp op) {
+  if (auto perm = op.getPermutation())
+    return SmallVector<int64_t>(*perm);
+  int64_t rank = cast<RankedTensorType>(op.getInput().getType()).getRank();
+  SmallVector<int64_t> perm;
+  for (int64_t i = rank - 1; i >= 0; --i)
+    perm.push_back(i);
+  return perm;
+}

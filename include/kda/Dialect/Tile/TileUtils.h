@@ -37,6 +37,10 @@ LogicalResult lowerUnitLowerInverses(
     RewriterBase &rewriter, Operation *root, int64_t numThreads,
     function_ref<Value(OpBuilder &, Location)> threadId, StringRef pass);
 
+/// The permutation of `op`: result dimension i is input dimension perm[i]
+/// (without a `permutation` attribute, the dimensions reversed).
+SmallVector<int64_t> getTransPermutation(TransOp op);
+
 /// A coalesced layout for a 1-D or 2-D tile of `type` (sizes powers of 2)
 /// over `numWarps` warps: up to 16 bytes per lane along the last
 /// dimension, lanes along it and then along the first, warps along the
