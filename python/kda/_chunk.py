@@ -105,10 +105,9 @@ def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
         raise TypeError('initial_state must be float32, got %s' %
                         initial_state.dtype)
 
-    flags = (bool(use_qk_l2norm_in_kernel), bool(use_gate_in_kernel),
-             bool(use_beta_sigmoid_in_kernel), bool(allow_neg_eigval),
-             bool(safe_gate), lower_bound, bool(state_v_first),
-             cu_seqlens is not None, A_log is not None, dt_bias is not None)
+    flags = call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
+                       use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
+                       lower_bound, state_v_first, cu_seqlens, A_log, dt_bias)
     signature = (device, scale, flags) + tuple(
         None if t is None else (t.dtype, tuple(t.shape))
         for t in tensors.values())
@@ -117,6 +116,17 @@ def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
         plan = _Plan(tensors, device, scale, dict(zip(_FLAG_NAMES, flags)))
         _plans[signature] = plan
     return plan.run(tensors, cu_seqlens_cpu, output_final_state)
+
+
+def call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
+               use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
+               lower_bound, state_v_first, cu_seqlens, A_log, dt_bias):
+    """A call's options as a tuple in _FLAG_NAMES order (optional tensors
+    as whether they are passed)."""
+    return (bool(use_qk_l2norm_in_kernel), bool(use_gate_in_kernel),
+            bool(use_beta_sigmoid_in_kernel), bool(allow_neg_eigval),
+            bool(safe_gate), lower_bound, bool(state_v_first),
+            cu_seqlens is not None, A_log is not None, dt_bias is not None)
 
 
 _FLAG_NAMES = ('use_qk_l2norm_in_kernel', 'use_gate_in_kernel',

@@ -46,14 +46,10 @@ class KDACompilerBackend(BaseBackend):
             return False, 'kda does not return intermediate states'
         if kwargs.get('chunk_size', 64) != 64:
             return False, 'kda bundles use chunk size 64'
-        flags = {'use_qk_l2norm_in_kernel': bool(use_qk_l2norm_in_kernel),
-                 'use_gate_in_kernel': bool(use_gate_in_kernel),
-                 'use_beta_sigmoid_in_kernel': bool(use_beta_sigmoid_in_kernel),
-                 'allow_neg_eigval': bool(allow_neg_eigval),
-                 'safe_gate': bool(safe_gate), 'lower_bound': lower_bound,
-                 'state_v_first': bool(state_v_first),
-                 'cu_seqlens': cu_seqlens is not None,
-                 'A_log': A_log is not None, 'dt_bias': dt_bias is not None}
+        flags = dict(zip(_chunk._FLAG_NAMES, _chunk.call_flags(
+            use_qk_l2norm_in_kernel, use_gate_in_kernel,
+            use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
+            lower_bound, state_v_first, cu_seqlens, A_log, dt_bias)))
         try:
             _chunk._bundle_name(q, k, v, g, beta, scale, flags)
         except NotImplementedError as e:
