@@ -8,6 +8,9 @@ final state).
 
 BUNDLE_DIR holds the fwd_*.kdab bundles of scripts/make-bench-bundles.sh;
 BENCH_CASES=fwd_default_h96_hv96,... limits the run to the listed bundles.
+BENCH_ALT_DIR=DIR also times DIR's bundle of the same name on the same
+inputs in the same run (another build of the compiler, or other
+kda-translate flags), as `alt_ms` beside `ours_ms`.
 fla's package is read from .anchors/fla and FlashKDA from .anchors/flashkda
 (see ../shared/bench/README.md); FlashKDA is skipped when it is not built.
 kda-run also checks our o and final state against the float64 per-token
@@ -138,6 +141,11 @@ for bundle, flags, B, T, H, HV, seqs in CASES:
             row['flashkda_ms'] = do_bench(fk, warmup=100, rep=500, return_mode='median')
     ms, o, ok = ours(os.path.join(bundle_dir, bundle + '.kdab'), t, B, T, H, HV, cu_text)
     row.update(ours_ms=ms, ours_over_fla=ms / row['fla_ms'], check_passed=ok)
+    if os.environ.get('BENCH_ALT_DIR'):
+        alt_ms, _, alt_ok = ours(os.path.join(os.environ['BENCH_ALT_DIR'], bundle + '.kdab'),
+                                 t, B, T, H, HV, cu_text)
+        row.update(alt_ms=alt_ms, alt_over_fla=alt_ms / row['fla_ms'],
+                   check_passed=ok and alt_ok)
     if o is not None:
         row['rms_ratio_o_vs_fla'] = ((o.float() - o_fla.float()).pow(2).mean().sqrt() /
                                      o_fla.float().pow(2).mean().sqrt()).item()
@@ -149,6 +157,8 @@ with open(os.path.join(out_dir, 'chunk_fwd_vs_fla.json'), 'w') as fh:
 print('SUMMARY')
 for r in rows:
     fk = f", FlashKDA {r['flashkda_ms']:.3f} ms" if 'flashkda_ms' in r else ''
+    if 'alt_ms' in r:
+        fk += f", alt {r['alt_ms']:.3f} ms"
     print(f"{r['bundle']} B={r['B']} T={r['T']} H={r['H']} HV={r['HV']} seqs={r['seqs']}: "
           f"ours {r['ours_ms']:.3f} ms, fla {r['fla_ms']:.3f} ms{fk}, ours/fla "
           f"{r['ours_over_fla']:.2f}, check {'PASS' if r['check_passed'] else 'FAIL'}")

@@ -7,6 +7,8 @@
 # table, with fla's default flags and with FlashKDA's flags, which
 # bench/chunk_fwd_vs_fla.py times.
 #   scripts/make-bench-bundles.sh [BUILD_DIR] [OUT_DIR]
+# KDA_TRANSLATE_FLAGS (e.g. --fuse-scan-output) is added to the kda-translate
+# calls of the whole-forward bundles.
 set -euo pipefail
 build="${1:-build}"
 out="${2:-$build/bench-bundles}"
@@ -77,7 +79,7 @@ func.func @$name($args) -> ($v, $state) {
   return %o, %ht : $v, $state
 }
 MLIR
-  "$build/bin/kda-translate" "$out/$name.mlir" --kda-to-bundle --no-cpu -o "$out/$name.kdab"
+  "$build/bin/kda-translate" "$out/$name.mlir" --kda-to-bundle --no-cpu ${KDA_TRANSLATE_FLAGS:-} -o "$out/$name.kdab"
 }
 for hh in 96,96 64,64 32,32 16,32; do
   h=${hh%,*}; hv=${hh#*,}

@@ -11,7 +11,8 @@ recurrence at fla's threshold (RMS ratio 0.005 on o and the final state).
 
 kda-run's --mask-p sets gates to -1000 (test_chunk_varlen's value; fla's
 test_chunk uses 0, the milder case). OUT_DIR (default BUILD_DIR/fwd-bundles) gets src/*.mlir, *.kdab (PTX and
-cubin, no CPU build) and cases.txt.
+cubin, no CPU build) and cases.txt. KDA_TRANSLATE_FLAGS (space-separated)
+are passed to every kda-translate call, e.g. --fuse-scan-output.
 """
 import os
 import subprocess
@@ -56,7 +57,8 @@ def program(name, H, HV, K, dtype, attrs, varlen, gate_in_kernel, beta_sigmoid):
                  f'  %o, %ht = kda.chunk_fwd {operands}{attr_text}\n'
                  f'      : ({types}) -> ({v}, {state})\n'
                  f'  return %o, %ht : {v}, {state}\n}}\n')
-    subprocess.run([translate, src, '--kda-to-bundle', '--no-cpu', '-o',
+    subprocess.run([translate, src, '--kda-to-bundle', '--no-cpu',
+                    *os.environ.get('KDA_TRANSLATE_FLAGS', '').split(), '-o',
                     os.path.join(out, name + '.kdab')], check=True)
     return name + '.kdab'
 

@@ -42,6 +42,31 @@ def ConvertChunkFwdToStagesPass
   let dependentDialects = ["::mlir::kda::KDADialect"];
 }
 
+def FuseScanOutputPass : Pass<"kda-fuse-scan-output", "::mlir::ModuleOp"> {
+  let summary = "Fuse the state scan and the output into kda.state_scan_output";
+  let description = [{
+    Replaces each `kda.output` whose `h` and `v_new` come from one
+    `kda.state_scan`, and are used by nothing else, with one
+    `kda.state_scan_output`: the scan computes each chunk's output from the
+    state entering it, so neither the per-chunk states `h` nor `v_new` are
+    written to memory and the output needs no kernel of its own. The pair
+    must agree on `G`, `cu_seqlens`, `chunk_size` and `state_layout`; pairs
+    that do not, or whose intermediates have other users, are left as they
+    are.
+
+    Example:
+
+    ```mlir
+    %h, %vn, %ht = kda.state_scan %kg, %w, %u, %G : ...
+    %o = kda.output %q, %G, %Aqk, %h, %vn {scale = 0.125 : f32} : ...
+    // becomes
+    %o, %ht = kda.state_scan_output %kg, %w, %u, %G, %q, %Aqk
+        {scale = 0.125 : f32} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::kda::KDADialect"];
+}
+
 def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
   let summary = "Lower kda stage ops to tile kernels and a host launch plan";
   let description = [{

@@ -411,6 +411,68 @@ def KDA_OutputOp : KDA_Op<"output", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Stages 5 and 6 fused: the recurrence with the output
+//===----------------------------------------------------------------------===//
+
+def KDA_StateScanOutputOp : KDA_Op<"state_scan_output",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "the state scan with the output computed inside it";
+  let description = [{
+    `kda.state_scan` followed by `kda.output` on its `h` and `v_new`, as one
+    op that never materializes either: per sequence `n` and value head,
+    starting from `S = initial_state[n]` (or 0), for each chunk `c` in
+    order, with `Sr = S` rounded to the element type of `kg`:
+
+    1. `v_new = u[c] - w[c] . Sr` (rounded to the element type of `u`);
+    2. `o[c] = scale * (q[c] * 2^G[c]) . Sr + tril(Aqk[c]) . v_new`;
+    3. `S = diag(2^G_last[c]) . S + kg[c]^T . v_new`.
+
+    The values are those of the two ops in sequence (the same roundings, the
+    same accumulation order). `kda-fuse-scan-output` writes this op in place
+    of such a pair.
+
+    Shapes: `kg, w : [B, T, HV, K]` (one element type), `u : [B, T, HV, V]`,
+    `G : [B, T, HV, K]` (fp32), `q : [B, T, H, K]` and `Aqk : [B, T, HV, BT]`
+    in the element type of `kg`; `o : [B, T, HV, V]` in the element type of
+    `u`; `initial_state, final_state : [N, HV, K, V]` (fp32; `[N, HV, V, K]`
+    with `state_layout` `vk`), `N` being `B` or the number of sequences of
+    `cu_seqlens`.
+
+    Example:
+
+    ```mlir
+    %o, %ht = kda.state_scan_output %kg, %w, %u, %G, %q, %Aqk
+        initial_state %h0 {scale = 0.125 : f32}
+        : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x128xbf16>,
+           tensor<?x?x8x64xf32>, tensor<?x?x4x64xbf16>, tensor<?x?x8x64xbf16>,
+           tensor<?x8x64x128xf32>)
+        -> (tensor<?x?x8x128xbf16>, tensor<?x8x64x128xf32>)
+    ```
+  }];
+  let arguments = (ins
+    KDA_FloatTensor:$kg,
+    KDA_FloatTensor:$w,
+    KDA_FloatTensor:$u,
+    KDA_F32Tensor:$G,
+    KDA_FloatTensor:$q,
+    KDA_FloatTensor:$Aqk,
+    Optional<KDA_F32Tensor>:$initial_state,
+    Optional<KDA_SeqLens>:$cu_seqlens,
+    F32Attr:$scale,
+    DefaultValuedAttr<I64Attr, "64">:$chunk_size,
+    DefaultValuedAttr<KDA_StateLayoutAttr,
+                      "::mlir::kda::StateLayout::kv">:$state_layout
+  );
+  let results = (outs KDA_FloatTensor:$o, Optional<KDA_F32Tensor>:$final_state);
+  let assemblyFormat = [{
+    $kg `,` $w `,` $u `,` $G `,` $q `,` $Aqk
+    (`initial_state` $initial_state^)? (`cu_seqlens` $cu_seqlens^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Whole forward
 //===----------------------------------------------------------------------===//
 

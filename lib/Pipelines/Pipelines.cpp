@@ -19,9 +19,12 @@ using namespace mlir::kda;
 /// kda ops to tile kernels, then to linalg on tensors; kernels with
 /// register tiles become per-thread code first when `registerTiles` is set
 /// (the GPU), and lose their layouts otherwise.
-static void buildTileAndLinalgPipeline(OpPassManager &pm, bool registerTiles,
-                                       bool assignLayouts, int64_t numThreads) {
+static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
+                                       bool registerTiles, bool assignLayouts,
+                                       int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
+  if (fuseScanOutput)
+    pm.addPass(createFuseScanOutputPass());
   pm.addPass(createConvertKDAToTilePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createHoistTileLoadsPass());
@@ -35,15 +38,17 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool registerTiles,
   pm.addPass(createCSEPass());
 }
 
-void kda::buildKDAToLinalgPipeline(OpPassManager &pm) {
-  buildTileAndLinalgPipeline(pm, /*registerTiles=*/false,
+void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
+                                   const KDAPipelineOptions &options) {
+  buildTileAndLinalgPipeline(pm, options.fuseScanOutput,
+                             /*registerTiles=*/false,
                              /*assignLayouts=*/false, /*numThreads=*/0);
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
-  buildTileAndLinalgPipeline(pm, options.registerTiles, options.assignLayouts,
-                             options.numThreads);
+  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, options.registerTiles,
+                             options.assignLayouts, options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(
       createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));
@@ -75,8 +80,9 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
-void kda::buildKDAToCPUPipeline(OpPassManager &pm) {
-  buildKDAToLinalgPipeline(pm);
+void kda::buildKDAToCPUPipeline(OpPassManager &pm,
+                                const KDAPipelineOptions &options) {
+  buildKDAToLinalgPipeline(pm, options);
   pm.addPass(createKDABufferizeTilesPass({"default"}));
   pm.addPass(createConvertTileToCPUPass());
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -99,7 +105,7 @@ void kda::buildKDAToCPUPipeline(OpPassManager &pm) {
 }
 
 void kda::registerKDAPipelines() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<KDAPipelineOptions>(
       "kda-to-linalg-pipeline",
       "Lower kda ops to tile kernels and then to linalg on tensors",
       buildKDAToLinalgPipeline);
@@ -107,7 +113,7 @@ void kda::registerKDAPipelines() {
       "kda-to-ptx-pipeline",
       "Lower kda ops to gpu.binary holding PTX (or cubin) for NVIDIA GPUs",
       buildKDAToPTXPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<KDAPipelineOptions>(
       "kda-to-cpu-pipeline",
       "Lower kda ops to LLVM-dialect host code that runs the program grid "
       "in loops",

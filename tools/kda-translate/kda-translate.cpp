@@ -2,6 +2,7 @@
 //
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
 //               [--no-register-tiles] [--assign-register-layouts]
+//               [--fuse-scan-output]
 //               [-o out.ptx]
 //
 //===----------------------------------------------------------------------===//
@@ -50,6 +51,12 @@ static llvm::cl::opt<bool> assignLayoutsOption(
                    "layouts (kda-assign-tile-layouts), then run it there"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> fuseScanOutputOption(
+    "fuse-scan-output",
+    llvm::cl::desc("Compute the forward's output inside its state scan "
+                   "(kda-fuse-scan-output): h and v_new never reach memory"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -66,6 +73,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.maxRegisters = maxRegistersOption;
   options.registerTiles = !noRegisterTilesOption;
   options.assignLayouts = assignLayoutsOption;
+  options.fuseScanOutput = fuseScanOutputOption;
   return options;
 }
 

@@ -8,6 +8,21 @@
 
 namespace mlir::kda {
 
+/// The option every kda pipeline has: how the forward's stages are grouped
+/// into kernels.
+#define KDA_STAGE_FUSION_OPTIONS                                               \
+  PassOptions::Option<bool> fuseScanOutput{                                    \
+      *this, "fuse-scan-output",                                               \
+      llvm::cl::desc("Compute the output inside the state scan "             \
+                     "(kda-fuse-scan-output): no h or v_new in memory, "       \
+                     "one kernel fewer"),                                      \
+      llvm::cl::init(false)};
+
+/// Options of the target-independent kda pipelines (linalg, CPU).
+struct KDAPipelineOptions : public PassPipelineOptions<KDAPipelineOptions> {
+  KDA_STAGE_FUSION_OPTIONS
+};
+
 /// Options of the kda -> PTX pipeline.
 struct KDAToPTXPipelineOptions
     : public PassPipelineOptions<KDAToPTXPipelineOptions> {
@@ -53,10 +68,12 @@ struct KDAToPTXPipelineOptions
                      "registers #tile.dist layouts first "
                      "(kda-assign-tile-layouts)"),
       llvm::cl::init(false)};
+  KDA_STAGE_FUSION_OPTIONS
 };
 
 /// kda ops -> tile kernels -> linalg on tensors (target independent).
-void buildKDAToLinalgPipeline(OpPassManager &pm);
+void buildKDAToLinalgPipeline(OpPassManager &pm,
+                              const KDAPipelineOptions &options);
 
 /// kda ops -> ... -> gpu.module -> nvvm -> gpu.binary holding PTX.
 void buildKDAToPTXPipeline(OpPassManager &pm,
@@ -64,7 +81,8 @@ void buildKDAToPTXPipeline(OpPassManager &pm,
 
 /// kda ops -> ... -> LLVM dialect host code, runnable with the
 /// ExecutionEngine (every host entry gets a C interface).
-void buildKDAToCPUPipeline(OpPassManager &pm);
+void buildKDAToCPUPipeline(OpPassManager &pm,
+                           const KDAPipelineOptions &options);
 
 /// Registers --kda-to-linalg-pipeline, --kda-to-ptx-pipeline and
 /// --kda-to-cpu-pipeline.

@@ -30,6 +30,8 @@ struct PTXEmitterOptions {
   /// Kernels without layouts that can run on registers get layouts first
   /// (kda-assign-tile-layouts).
   bool assignLayouts = false;
+  /// The output runs inside the state scan (kda-fuse-scan-output).
+  bool fuseScanOutput = false;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

@@ -157,7 +157,8 @@ namespace {
 /// The gate cumsum operand G of a stage op that has one, else null.
 Value getGateOperand(Operation *op) {
   return llvm::TypeSwitch<Operation *, Value>(op)
-      .Case<IntraDiagOp, InterSolveOp, WYRecomputeOp, StateScanOp, OutputOp>(
+      .Case<IntraDiagOp, InterSolveOp, WYRecomputeOp, StateScanOp, OutputOp,
+            StateScanOutputOp>(
           [](auto stage) { return stage.getG(); })
       .Default([](Operation *) { return Value(); });
 }
@@ -279,10 +280,14 @@ struct ConvertKDAToTilePass
       Value gate = getGateOperand(def);
       Value headsLike = gate ? buffers.lookup(gate) : like;
       auto scan = dyn_cast<StateScanOp>(def);
-      Value cu = scan && scan.getCuSeqlens()
-                     ? buffers.lookup(scan.getCuSeqlens())
-                     : Value();
-      const bool isState = scan && result == scan.getFinalState();
+      auto fusedScan = dyn_cast<StateScanOutputOp>(def);
+      Value cuSeqlens = scan        ? scan.getCuSeqlens()
+                        : fusedScan ? fusedScan.getCuSeqlens()
+                                    : Value();
+      Value cu = cuSeqlens ? buffers.lookup(cuSeqlens) : Value();
+      const bool isState =
+          (scan && result == scan.getFinalState()) ||
+          (fusedScan && result == fusedScan.getFinalState());
       const int64_t headDim = isState ? 1 : 2;
       for (int64_t d = 0; d < memType.getRank(); ++d) {
         if (!memType.isDynamicDim(d))
@@ -370,6 +375,9 @@ struct ConvertKDAToTilePass
                   [&](auto stage) { return lowerOutput(stage, ctx); })
               .Case<StateScanOp>(
                   [&](auto stage) { return lowerStateScan(stage, ctx); })
+              .Case<StateScanOutputOp>([&](auto stage) {
+                return lowerStateScanOutput(stage, ctx);
+              })
               .Default([&](Operation *other) {
                 return other->emitOpError(
                     "has no lowering to tile kernels yet");

@@ -83,6 +83,10 @@ LogicalResult lowerOutput(OutputOp op, StageContext &ctx);
 /// each sequence's chunks, giving h, v_new and the final state.
 LogicalResult lowerStateScan(StateScanOp op, StageContext &ctx);
 
+/// kda.state_scan_output -> the state scan's kernel computing each chunk's
+/// output from the state entering it: o and the final state, no h or v_new.
+LogicalResult lowerStateScanOutput(StateScanOutputOp op, StageContext &ctx);
+
 /// Records key `name` = `size` when the dimension is static (bundles with
 /// dynamic head counts have no H / HV key).
 inline void addDimKey(StageContext &ctx, StringRef name, int64_t size) {

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StageLowering.h"
+#include "TileValueBuilder.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -34,6 +35,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -56,87 +59,42 @@ static constexpr int64_t kBV = 32;
 /// and 836 us against 602 at the shape above).
 static constexpr int64_t kStateScanThreads = 128;
 
+/// Bytes of tiles the loads of the fused scan-and-output kernel may keep
+/// live by moving up (tile.max_live_bytes). At the shape above (whole
+/// forward, bf16, on an H200) 32 KiB ran 4.20 ms, 16 KiB 4.32 and no limit
+/// 4.37 (130 KiB of shared memory, one block per SM); K = 256 only fits
+/// with a limit.
+static constexpr int64_t kFusedLiveTileBytes = 32 * 1024;
+
 namespace {
-
-/// Builds the tile values of the kernel.
-struct StateScanBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Type f32() { return b.getF32Type(); }
-  RankedTensorType tileOf(ArrayRef<int64_t> shape, Type element) {
-    return RankedTensorType::get(shape, element);
-  }
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value addi(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value subi(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value muli(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-
-  /// An f32 tile of zeros.
-  Value zeros(ArrayRef<int64_t> shape) {
-    Value scalar =
-        arith::ConstantOp::create(b, loc, b.getFloatAttr(f32(), 0.0));
-    return tile::SplatOp::create(b, loc, tileOf(shape, f32()), scalar);
-  }
-  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
-
-  /// acc + x * y (exact f32 products for f32 operands).
-  Value dot(Value x, Value y, Value acc) {
-    return tile::DotOp::create(b, loc, acc.getType(), x, y, acc,
-                               tile::Precision::ieee);
-  }
-  Value trans(Value x) {
-    auto type = cast<RankedTensorType>(x.getType());
-    return tile::TransOp::create(
-        b, loc,
-        tileOf({type.getDimSize(1), type.getDimSize(0)}, type.getElementType()),
-        x, nullptr);
-  }
-  /// r[i, j] = v[i] for a 1-D tile `v`, as a 2-D tile of `shape`.
-  Value broadcastRows(Value v, ArrayRef<int64_t> shape) {
-    auto type = cast<RankedTensorType>(v.getType());
-    return tile::BroadcastOp::create(b, loc,
-                                     tileOf(shape, type.getElementType()), v,
-                                     b.getDenseI64ArrayAttr({1}));
-  }
-  /// Extends a float tile to f32 (no-op for f32).
-  Value toF32(Value x) {
-    auto type = cast<RankedTensorType>(x.getType());
-    if (type.getElementType().isF32())
-      return x;
-    return arith::ExtFOp::create(b, loc, tileOf(type.getShape(), f32()), x);
-  }
-  /// Rounds an f32 tile to `element` (no-op for f32).
-  Value toElement(Value x, Type element) {
-    auto type = cast<RankedTensorType>(x.getType());
-    if (element.isF32())
-      return x;
-    return arith::TruncFOp::create(b, loc, tileOf(type.getShape(), element), x);
-  }
-};
 
 /// Everything the kernel body needs: arguments, program coordinates and
 /// problem constants.
 struct StateScanKernel {
-  StateScanBuilder t;
-  // Arguments (h0, ht and cu_seqlens may be null).
+  TileValueBuilder t;
+  // Arguments (h0, ht and cu_seqlens may be null; h and v_new are null in
+  // the fused kernel, q, Aqk and o in the plain one).
   Value kg, w, u, G, h0, h, vNew, ht, cu;
+  Value q, aqk, o;
   // Program coordinates: the batch entry of the token rows, the sequence
-  // (state slot), the value head and the first V column.
-  Value batch, seq, head, v0;
+  // (state slot), the value head, the q head it reads and the first V
+  // column.
+  Value batch, seq, head, qkHead, v0;
   // Static sizes.
   int64_t kDim = 0, vDim = 0, bt = 0, numKTiles = 0;
-  /// Rows of K per state tile (stateTileRows).
-  int64_t kBK = 64;
+  /// Rows of K per state tile (stateTileRows) and columns of V per program.
+  int64_t kBK = 64, bv = kBV;
   bool vkLayout = false;
-  /// Element type of kg, w and h, and of u and v_new.
+  /// Element type of kg, w and h (and of q and Aqk), and of u and v_new
+  /// (and of o).
   Type ioType, vType;
+  /// The output's scale (fused kernel).
+  float scale = 1.0f;
 
   OpBuilder &b() { return t.b; }
   Location loc() { return t.loc; }
-  SmallVector<int64_t, 2> stateShape() { return {kBK, kBV}; }
+  bool fusedOutput() const { return static_cast<bool>(o); }
+  SmallVector<int64_t, 2> stateShape() { return {kBK, bv}; }
   /// First K row of state tile `i`.
   Value kRow(int64_t i) { return t.index(i * kBK); }
 
@@ -145,14 +103,10 @@ struct StateScanKernel {
   /// K or V read as 0.
   Value loadState(Value source, Value slot, int64_t i) {
     if (!vkLayout)
-      return tile::LoadOp::create(b(), loc(), t.tileOf(stateShape(), t.f32()),
-                                  source, ValueRange{slot, head, kRow(i), v0},
-                                  ValueRange{}, b().getDenseI64ArrayAttr({2, 3}),
-                                  nullptr);
-    Value vk = tile::LoadOp::create(
-        b(), loc(), t.tileOf({kBV, kBK}, t.f32()), source,
-        ValueRange{slot, head, v0, kRow(i)}, ValueRange{},
-        b().getDenseI64ArrayAttr({2, 3}), nullptr);
+      return t.load(t.tileOf(stateShape(), t.f32()), source,
+                    {slot, head, kRow(i), v0}, {}, {2, 3});
+    Value vk = t.load(t.tileOf({bv, kBK}, t.f32()), source,
+                      {slot, head, v0, kRow(i)}, {}, {2, 3});
     return t.trans(vk);
   }
 
@@ -168,66 +122,114 @@ struct StateScanKernel {
     } else {
       indices.append({kRow(i), v0});
     }
-    tile::StoreOp::create(b(), loc(), value, dest, indices, ValueRange{},
-                          b().getDenseI64ArrayAttr({rank - 2, rank - 1}));
+    t.store(value, dest, indices, {}, {rank - 2, rank - 1});
   }
 
   /// The [BT, width] tile of rows [row, row + BT) and columns [col, col +
-  /// width) of a [B, T, HV, D] buffer at the program's head, in its element
-  /// type; rows >= rowEnd and columns >= D read as 0.
-  Value loadRows(Value source, Value row, Value rowEnd, Value col,
+  /// width) of a [B, T, heads, D] buffer at head `hd`, in its element type;
+  /// rows >= rowEnd and columns >= D read as 0.
+  Value loadRows(Value source, Value hd, Value row, Value rowEnd, Value col,
                  int64_t width, int64_t d) {
     auto elem = cast<MemRefType>(source.getType()).getElementType();
-    return tile::LoadOp::create(
-        b(), loc(), t.tileOf({bt, width}, elem), source,
-        ValueRange{batch, row, head, col}, ValueRange{rowEnd, t.index(d)},
-        b().getDenseI64ArrayAttr({1, 3}), nullptr);
+    return t.load(t.tileOf({bt, width}, elem), source, {batch, row, hd, col},
+                  {rowEnd, t.index(d)}, {1, 3});
+  }
+  Value loadRows(Value source, Value row, Value rowEnd, Value col,
+                 int64_t width, int64_t d) {
+    return loadRows(source, head, row, rowEnd, col, width, d);
+  }
+
+  /// True when the output's dots take 16-bit operands as they are (bf16 or
+  /// f16 kg and u of one type), as kda.output's kernel decides.
+  bool sixteenBitOutput() const {
+    return (ioType.isBF16() || ioType.isF16()) && vType == ioType;
+  }
+
+  /// The chunk's output, as kda.output computes it from h = `rounded` (the
+  /// state tiles in the element type of kg) and v_new = `vnOut`:
+  ///   o = scale * rd(q * 2^G) . rd(S) + tril0(Aqk) . v_new,
+  /// with the scale folded into the query before its rounding for 16-bit
+  /// operands and K <= 128 (kda.output's unrolled form), and applied to the
+  /// inter-chunk term otherwise.
+  void buildOutput(Value rowStart, Value rowEnd, ArrayRef<Value> rounded,
+                   Value vnOut) {
+    const bool sixteenBit = sixteenBitOutput();
+    const bool foldScale = sixteenBit && kDim <= 128;
+    // One K tile of rd(q * 2^G) at a time, each dotted right away: with K
+    // above 128 (up to four tiles of 64) only one is live.
+    Value out = t.zeros({bt, bv});
+    for (int64_t i = 0; i < numKTiles; ++i) {
+      Value qg = t.mul(t.toF32(loadRows(q, qkHead, rowStart, rowEnd, kRow(i),
+                                        kBK, kDim)),
+                       t.exp2(loadRows(G, rowStart, rowEnd, kRow(i), kBK,
+                                       kDim)));
+      if (foldScale && scale != 1.0f)
+        qg = t.mul(qg, t.splat(t.tileOf({bt, kBK}, t.f32()), scale));
+      Value query = sixteenBit ? t.toElement(qg, ioType) : t.roundTo(qg, ioType);
+      out = t.dot(query, sixteenBit ? rounded[i] : t.toF32(rounded[i]), out,
+                  tile::Precision::tf32);
+    }
+    if (!foldScale)
+      out = t.mul(out, t.splat(t.tileOf({bt, bv}, t.f32()), scale));
+    Value aqkTile = t.load(t.tileOf({bt, bt}, ioType), aqk,
+                           {batch, rowStart, head, t.index(0)},
+                           {rowEnd, t.index(bt)}, {1, 3});
+    Value lower = t.lowerMask(bt, 0);
+    Value causal =
+        sixteenBit
+            ? t.select(lower, aqkTile, t.splat(t.tileOf({bt, bt}, ioType), 0.0))
+            : t.keep(lower, t.toF32(aqkTile));
+    Value vTile = sixteenBit ? vnOut : t.toF32(vnOut);
+    out = t.dot(causal, vTile, out, tile::Precision::tf32);
+    t.store(t.toElement(out, vType), o, {batch, rowStart, head, v0},
+            {rowEnd, t.index(vDim)}, {1, 3});
   }
 
   /// The chunk of rows [rowStart, min(rowStart + BT, rowEnd)) whose state
-  /// enters slot `slot` of h: stores h and v_new and returns the new state
-  /// tiles.
+  /// enters slot `slot` of h: stores h and v_new (or, fused, o) and returns
+  /// the new state tiles.
   SmallVector<Value> buildChunk(Value rowStart, Value rowEnd, Value slot,
                                 ValueRange state) {
     // 1. h[slot] = rd(S).
     SmallVector<Value> rounded;
     for (auto [i, s] : llvm::enumerate(state)) {
       rounded.push_back(t.toElement(s, ioType));
-      storeState(rounded.back(), h, {batch, slot, head},
-                 static_cast<int64_t>(i));
+      if (!fusedOutput())
+        storeState(rounded.back(), h, {batch, slot, head},
+                   static_cast<int64_t>(i));
     }
 
     // 2. Vn = u - w . rd(S); v_new = rd(Vn).
-    Value ws = t.zeros({bt, kBV});
+    Value ws = t.zeros({bt, bv});
     for (int64_t i = 0; i < numKTiles; ++i) {
       Value wi = loadRows(w, rowStart, rowEnd, kRow(i), kBK, kDim);
-      ws = t.dot(wi, rounded[i], ws);
+      ws = t.dot(wi, rounded[i], ws, tile::Precision::ieee);
     }
-    Value ui = t.toF32(loadRows(u, rowStart, rowEnd, v0, kBV, vDim));
+    Value ui = t.toF32(loadRows(u, rowStart, rowEnd, v0, bv, vDim));
     Value vn = t.sub(ui, ws);
-    tile::StoreOp::create(b(), loc(), t.toElement(vn, vType), vNew,
-                          ValueRange{batch, rowStart, head, v0},
-                          ValueRange{rowEnd, t.index(vDim)},
-                          b().getDenseI64ArrayAttr({1, 3}));
+    Value vnOut = t.toElement(vn, vType);
+    if (fusedOutput())
+      buildOutput(rowStart, rowEnd, rounded, vnOut);
+    else
+      t.store(vnOut, vNew, {batch, rowStart, head, v0},
+              {rowEnd, t.index(vDim)}, {1, 3});
     Value vnIo = t.toElement(vn, ioType);
 
     // 3. S = diag(2^G_last) . S + kg^T . rd(Vn), G_last at the last valid
     //    row of the chunk.
-    Value lastRow = t.subi(
-        arith::MinSIOp::create(b(), loc(), t.addi(rowStart, t.index(bt)),
-                               rowEnd),
-        t.index(1));
+    Value lastRow = t.subIndex(
+        t.minIndex(t.addIndex(rowStart, t.index(bt)), rowEnd), t.index(1));
     SmallVector<Value> next;
     for (int64_t i = 0; i < numKTiles; ++i) {
-      Value gLast = tile::LoadOp::create(
-          b(), loc(), t.tileOf({kBK}, t.f32()), G,
-          ValueRange{batch, lastRow, head, kRow(i)}, ValueRange{t.index(kDim)},
-          b().getDenseI64ArrayAttr({3}), nullptr);
+      Value gLast = t.load(t.tileOf({kBK}, t.f32()), G,
+                           {batch, lastRow, head, kRow(i)}, {t.index(kDim)},
+                           {3});
       // 2^G_last per row of K, then broadcast over the BV columns (one
       // exp2 per row, not per state entry).
-      Value decay = t.broadcastRows(t.exp2(gLast), stateShape());
+      Value decay = t.broadcast(t.exp2(gLast), 1, stateShape());
       Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
-      next.push_back(t.dot(t.trans(kgi), vnIo, t.mul(state[i], decay)));
+      next.push_back(t.dot(t.trans(kgi), vnIo, t.mul(state[i], decay),
+                           tile::Precision::ieee));
     }
     return next;
   }
@@ -238,15 +240,16 @@ struct StateScanKernel {
     SmallVector<Value> init;
     for (int64_t i = 0; i < numKTiles; ++i)
       init.push_back(h0 ? loadState(h0, seq, i) : t.zeros(stateShape()));
-    Value numChunks = ceilDiv(b(), loc(), t.subi(eos, bos), bt);
+    Value numChunks = ceilDiv(b(), loc(), t.subIndex(eos, bos), bt);
     auto loop = scf::ForOp::create(b(), loc(), t.index(0), numChunks,
                                    t.index(1), init);
     {
       OpBuilder::InsertionGuard guard(b());
       b().setInsertionPointToStart(loop.getBody());
       Value c = loop.getInductionVar();
-      Value rowStart = t.addi(bos, t.muli(c, t.index(bt)));
-      Value slot = t.addi(firstSlot, c);
+      Value rowStart = t.addIndex(bos, arith::MulIOp::create(
+                                           b(), loc(), c, t.index(bt)));
+      Value slot = t.addIndex(firstSlot, c);
       SmallVector<Value> next =
           buildChunk(rowStart, eos, slot, loop.getRegionIterArgs());
       scf::YieldOp::create(b(), loc(), next);
@@ -283,17 +286,31 @@ Value chunkOffset(OpBuilder &b, Location loc, Value cu, Value n, int64_t bt) {
 
 } // namespace
 
-LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
-  Location loc = op.getLoc();
-  auto kgType = cast<RankedTensorType>(op.getKg().getType());
-  auto uType = cast<RankedTensorType>(op.getU().getType());
+namespace {
+
+/// The operands and results of a scan stage: kda.state_scan (h and v_new
+/// set) or kda.state_scan_output (q, Aqk and o set).
+struct ScanStage {
+  Operation *op;
+  Value kg, w, u, G, q, aqk, h0, cu;
+  Value h, vNew, o, ht;
+  int64_t chunkSize;
+  StateLayout layout;
+  float scale = 1.0f;
+};
+
+LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
+  Location loc = stage.op->getLoc();
+  auto kgType = cast<RankedTensorType>(stage.kg.getType());
+  auto uType = cast<RankedTensorType>(stage.u.getType());
   const int64_t hv = kgType.getDimSize(2), k = kgType.getDimSize(3);
   const int64_t v = uType.getDimSize(3);
-  const int64_t bt = op.getChunkSize();
+  const int64_t bt = stage.chunkSize;
   // The verifier guarantees static K and V (at most 256).
   assert(!ShapedType::isDynamic(k) && !ShapedType::isDynamic(v) &&
          "verifier: static K and V");
-  const bool vk = op.getStateLayout() == StateLayout::vk;
+  const bool vk = stage.layout == StateLayout::vk;
+  const bool fused = static_cast<bool>(stage.o);
 
   // Manifest names and key.
   SmallVector<StringRef> stateDims = {"N", "HV", "K", "V"};
@@ -302,55 +319,88 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
     std::swap(stateDims[2], stateDims[3]);
     std::swap(hDims[3], hDims[4]);
   }
-  ctx.describe(op.getKg(), "kg", {"B", "T", "HV", "K"});
-  ctx.describe(op.getW(), "w", {"B", "T", "HV", "K"});
-  ctx.describe(op.getU(), "u", {"B", "T", "HV", "V"});
-  ctx.describe(op.getG(), "G", {"B", "T", "HV", "K"});
-  if (op.getInitialState())
-    ctx.describe(op.getInitialState(), "initial_state", stateDims);
-  if (op.getCuSeqlens())
-    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
-  ctx.describe(op.getH(), "h", hDims);
-  ctx.describe(op.getVNew(), "v_new", {"B", "T", "HV", "V"});
-  if (op.getFinalState())
-    ctx.describe(op.getFinalState(), "final_state", stateDims);
+  ctx.describe(stage.kg, "kg", {"B", "T", "HV", "K"});
+  ctx.describe(stage.w, "w", {"B", "T", "HV", "K"});
+  ctx.describe(stage.u, "u", {"B", "T", "HV", "V"});
+  ctx.describe(stage.G, "G", {"B", "T", "HV", "K"});
+  if (fused) {
+    ctx.describe(stage.q, "q", {"B", "T", "H", "K"});
+    ctx.describe(stage.aqk, "Aqk", {"B", "T", "HV", "BT"});
+  }
+  if (stage.h0)
+    ctx.describe(stage.h0, "initial_state", stateDims);
+  if (stage.cu)
+    ctx.describe(stage.cu, "cu_seqlens", {"N1"});
+  if (fused) {
+    ctx.describe(stage.o, "o", {"B", "T", "HV", "V"});
+  } else {
+    ctx.describe(stage.h, "h", hDims);
+    ctx.describe(stage.vNew, "v_new", {"B", "T", "HV", "V"});
+  }
+  if (stage.ht)
+    ctx.describe(stage.ht, "final_state", stateDims);
   ctx.addKey("K", std::to_string(k));
   ctx.addKey("V", std::to_string(v));
+  if (fused)
+    addDimKey(ctx, "H",
+              cast<RankedTensorType>(stage.q.getType()).getDimSize(2));
   addDimKey(ctx, "HV", hv);
   ctx.addKey("chunk", std::to_string(bt));
-  ctx.addKey("state_layout", stringifyStateLayout(op.getStateLayout()));
-  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
+  if (fused) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.9g", stage.scale);
+    ctx.addKey("scale", text);
+  }
+  ctx.addKey("state_layout", stringifyStateLayout(stage.layout));
+  ctx.addKey("varlen", stage.cu ? "1" : "0");
 
-  // Kernel arguments: kg, w, u, G, [h0], [cu_seqlens], h, v_new, [ht].
+  // Kernel arguments: kg, w, u, G, [q, Aqk], [h0], [cu_seqlens], then
+  // h, v_new (or o), [ht].
   SmallVector<Value> args;
-  for (Value input : {op.getKg(), op.getW(), op.getU(), op.getG()})
+  for (Value input : {stage.kg, stage.w, stage.u, stage.G})
     args.push_back(ctx.buffers.lookup(input));
-  int h0Idx = -1, cuIdx = -1, htIdx = -1;
-  if (Value h0 = op.getInitialState()) {
+  int qIdx = -1, h0Idx = -1, cuIdx = -1, htIdx = -1;
+  if (fused) {
+    qIdx = args.size();
+    args.push_back(ctx.buffers.lookup(stage.q));
+    args.push_back(ctx.buffers.lookup(stage.aqk));
+  }
+  if (stage.h0) {
     h0Idx = args.size();
-    args.push_back(ctx.buffers.lookup(h0));
+    args.push_back(ctx.buffers.lookup(stage.h0));
   }
   Value cuBuf;
-  if (Value cu = op.getCuSeqlens()) {
+  if (stage.cu) {
     cuIdx = args.size();
-    cuBuf = ctx.buffers.lookup(cu);
+    cuBuf = ctx.buffers.lookup(stage.cu);
     args.push_back(cuBuf);
   }
-  Value hBuf = ctx.allocateResult(op.getH());
-  Value vNewBuf = ctx.allocateResult(op.getVNew());
-  const int hIdx = args.size();
-  args.push_back(hBuf);
-  args.push_back(vNewBuf);
-  Value htBuf;
-  if (Value ht = op.getFinalState()) {
+  const int outIdx = args.size();
+  SmallVector<std::pair<Value, Value>> results;
+  for (Value result : {stage.h, stage.vNew, stage.o}) {
+    if (!result)
+      continue;
+    Value buffer = ctx.allocateResult(result);
+    args.push_back(buffer);
+    results.push_back({result, buffer});
+  }
+  if (stage.ht) {
     htIdx = args.size();
-    htBuf = ctx.allocateResult(ht);
-    args.push_back(htBuf);
+    Value buffer = ctx.allocateResult(stage.ht);
+    args.push_back(buffer);
+    results.push_back({stage.ht, buffer});
   }
 
   func::FuncOp kernel =
       createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
                    kStateScanThreads);
+  // The fused kernel's loads move up only as far as 32 KiB of live tiles
+  // allow: with the query and gate tiles of K above 128 the program would
+  // otherwise need more shared memory than a block may have.
+  if (fused)
+    kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
+                    Builder(kernel.getContext())
+                        .getI64IntegerAttr(kFusedLiveTileBytes));
   OpBuilder b(kernel.getBody().front().getTerminator());
   Block &entry = kernel.getBody().front();
   auto arg = [&](int i) { return i < 0 ? Value() : entry.getArgument(i); };
@@ -367,15 +417,26 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
 
-  StateScanKernel body{StateScanBuilder{b, loc}};
+  StateScanKernel body{TileValueBuilder{b, loc}};
   body.kg = arg(0);
   body.w = arg(1);
   body.u = arg(2);
   body.G = arg(3);
   body.h0 = arg(h0Idx);
   body.cu = arg(cuIdx);
-  body.h = arg(hIdx);
-  body.vNew = arg(hIdx + 1);
+  if (fused) {
+    body.q = arg(qIdx);
+    body.aqk = arg(qIdx + 1);
+    body.o = arg(outIdx);
+    body.scale = stage.scale;
+    // Grouped value heads: value head hv reads q head hv / (HV / H).
+    body.qkHead = arith::DivUIOp::create(
+        b, loc, head,
+        arith::DivUIOp::create(b, loc, cHV, headCount(b, loc, body.q)));
+  } else {
+    body.h = arg(outIdx);
+    body.vNew = arg(outIdx + 1);
+  }
   body.ht = arg(htIdx);
   body.seq = seq;
   body.head = head;
@@ -396,7 +457,8 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
     Value bos = loadOffset(b, loc, body.cu, seq);
     Value eos =
         loadOffset(b, loc, body.cu, arith::AddIOp::create(b, loc, seq, c1));
-    body.build(bos, eos, chunkOffset(b, loc, body.cu, seq, bt));
+    body.build(bos, eos,
+               fused ? c0 : chunkOffset(b, loc, body.cu, seq, bt));
   } else {
     // Batch entry `seq` spans all T rows; its chunks take the h slots
     // [0, ceil(T / BT)) of its own batch index.
@@ -418,9 +480,49 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
       hb, loc, heads, arith::ConstantIndexOp::create(hb, loc, numVTiles));
   tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
                          args);
-  ctx.buffers.map(op.getH(), hBuf);
-  ctx.buffers.map(op.getVNew(), vNewBuf);
-  if (htBuf)
-    ctx.buffers.map(op.getFinalState(), htBuf);
+  for (auto [result, buffer] : results)
+    ctx.buffers.map(result, buffer);
   return success();
+}
+
+} // namespace
+
+LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
+  ScanStage stage{op,
+                  op.getKg(),
+                  op.getW(),
+                  op.getU(),
+                  op.getG(),
+                  Value(),
+                  Value(),
+                  op.getInitialState(),
+                  op.getCuSeqlens(),
+                  op.getH(),
+                  op.getVNew(),
+                  Value(),
+                  op.getFinalState(),
+                  static_cast<int64_t>(op.getChunkSize()),
+                  op.getStateLayout()};
+  return lowerScan(stage, ctx);
+}
+
+LogicalResult kda::lowerStateScanOutput(StateScanOutputOp op,
+                                        StageContext &ctx) {
+  ScanStage stage{op,
+                  op.getKg(),
+                  op.getW(),
+                  op.getU(),
+                  op.getG(),
+                  op.getQ(),
+                  op.getAqk(),
+                  op.getInitialState(),
+                  op.getCuSeqlens(),
+                  Value(),
+                  Value(),
+                  op.getO(),
+                  op.getFinalState(),
+                  static_cast<int64_t>(op.getChunkSize()),
+                  op.getStateLayout(),
+                  op.getScale().convertToFloat()};
+  return lowerScan(stage, ctx);
 }

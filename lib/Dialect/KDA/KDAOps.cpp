@@ -259,6 +259,47 @@ LogicalResult OutputOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// StateScanOutputOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StateScanOutputOp::verify() {
+  Operation *op = getOperation();
+  if (failed(verifyChunkSize(op, getChunkSize())) ||
+      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
+    return failure();
+  ShapeChecker shapes(op);
+  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
+  Type ioType = elementTypeOf(getKg());
+  if (failed(shapes.check(getKg(), "kg", kGateLayout)) ||
+      failed(shapes.check(getW(), "w", kGateLayout)) ||
+      failed(verifyElementType(op, getW(), "w", ioType, "operand 'kg'")) ||
+      failed(shapes.check(getU(), "u", kValueLayout)) ||
+      failed(shapes.check(getG(), "G", kGateLayout)) ||
+      failed(shapes.check(getQ(), "q", kQKLayout)) ||
+      failed(verifyElementType(op, getQ(), "q", ioType, "operand 'kg'")) ||
+      failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
+      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'kg'")) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+    return failure();
+  StateLayout layout = getStateLayout();
+  std::string note = stateLayoutNote(layout);
+  shapes.bindNumSequences(getCuSeqlens());
+  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
+  if (Value h0 = getInitialState())
+    if (failed(shapes.check(h0, "initial_state", stateDims, note)))
+      return failure();
+  if (failed(shapes.check(getO(), "o", kValueLayout)) ||
+      failed(verifyElementType(op, getO(), "o", elementTypeOf(getU()),
+                               "operand 'u'")))
+    return failure();
+  if (Value ht = getFinalState())
+    if (failed(shapes.check(ht, "final_state", stateDims, note)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ChunkFwdOp
 //===----------------------------------------------------------------------===//
 

@@ -127,11 +127,14 @@ std::optional<std::string> assemble(StringRef ptx, StringRef chip,
 
 /// Lowers a copy of `module` with the CPU pipeline, compiles it to a
 /// position-independent x86-64 object and links it into a shared object.
-std::optional<std::string> buildCPUSharedObject(ModuleOp module) {
+std::optional<std::string> buildCPUSharedObject(ModuleOp module,
+                                                bool fuseScanOutput) {
   Location loc = module.getLoc();
   OwningOpRef<ModuleOp> cpu = cast<ModuleOp>(module->clone());
   PassManager pm(module.getContext());
-  kda::buildKDAToCPUPipeline(pm);
+  kda::KDAPipelineOptions pipelineOptions;
+  pipelineOptions.fuseScanOutput = fuseScanOutput;
+  kda::buildKDAToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*cpu))) {
     emitWarning(loc, "the CPU pipeline failed; the bundle has no cpu section");
     return std::nullopt;
@@ -261,7 +264,7 @@ LogicalResult kda::emitBundle(ModuleOp module,
   }
   std::optional<std::string> cpu;
   if (options.cpu)
-    cpu = buildCPUSharedObject(module);
+    cpu = buildCPUSharedObject(module, options.ptx.fuseScanOutput);
 
   std::vector<std::pair<StringRef, StringRef>> sections = {
       {"manifest", *manifest}, {"ptx", *ptx}};

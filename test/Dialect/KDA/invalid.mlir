@@ -781,6 +781,73 @@ func.func @wy_recompute_cu_seqlens_rank(%k: tensor<1x?x4x64xbf16>, %v: tensor<1x
 // -----
 
 //===----------------------------------------------------------------------===//
+// kda.state_scan_output
+//===----------------------------------------------------------------------===//
+
+func.func @state_scan_output_chunk_size(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>) {
+  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 16}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {chunk_size = 16 : i64, scale = 0.125 : f32}
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xbf16>) -> tensor<2x?x8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @state_scan_output_scale(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>) {
+  // expected-error @+1 {{attribute 'scale' must be finite and positive, got -1}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {scale = -1.0 : f32}
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xbf16>) -> tensor<2x?x8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @state_scan_output_q_dtype(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x64xf16>, %Aqk: tensor<2x?x8x64xbf16>) {
+  // expected-error @+1 {{operand 'q' has element type 'f16', but the element type of operand 'kg' is 'bf16'}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {scale = 0.125 : f32}
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x64xf16>, tensor<2x?x8x64xbf16>) -> tensor<2x?x8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @state_scan_output_aqk_dtype(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x64xbf16>, %Aqk: tensor<2x?x8x64xf32>) {
+  // expected-error @+1 {{operand 'Aqk' has element type 'f32', but the element type of operand 'kg' is 'bf16'}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {scale = 0.125 : f32}
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>) -> tensor<2x?x8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @state_scan_output_aqk_chunk(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x64xbf16>, %Aqk: tensor<2x?x8x32xbf16>) {
+  // expected-error @+1 {{operand 'Aqk' has BT = 32 (dimension 3), but attribute 'chunk_size' is 64}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {scale = 0.125 : f32}
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x64xbf16>, tensor<2x?x8x32xbf16>) -> tensor<2x?x8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @state_scan_output_q_keys(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x32xbf16>, %Aqk: tensor<2x?x8x64xbf16>) {
+  // expected-error @+1 {{operand 'q' has K = 32 (dimension 3), but K of operand 'kg' is 64}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {scale = 0.125 : f32}
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x32xbf16>, tensor<2x?x8x64xbf16>) -> tensor<2x?x8x128xbf16>
+  return
+}
+
+// -----
+
+func.func @state_scan_output_o_dtype(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>) {
+  // expected-error @+1 {{result 'o' has element type 'f16', but the element type of operand 'u' is 'bf16'}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {scale = 0.125 : f32}
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xbf16>) -> tensor<2x?x8x128xf16>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // kda.state_scan
 //===----------------------------------------------------------------------===//
 

@@ -170,6 +170,37 @@ func.func @wy_recompute_varlen_mixed_dtypes(%k: tensor<1x?x2x100xf16>, %v: tenso
 }
 
 //===----------------------------------------------------------------------===//
+// kda.state_scan_output
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @state_scan_output_default
+func.func @state_scan_output_default(%kg: tensor<?x?x8x64xbf16>, %w: tensor<?x?x8x64xbf16>,
+    %u: tensor<?x?x8x128xbf16>, %G: tensor<?x?x8x64xf32>, %q: tensor<?x?x4x64xbf16>,
+    %Aqk: tensor<?x?x8x64xbf16>) -> tensor<?x?x8x128xbf16> {
+  // CHECK: %{{.*}} = kda.state_scan_output %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {scale = 1.250000e-01 : f32} : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x64xf32>, tensor<?x?x4x64xbf16>, tensor<?x?x8x64xbf16>) -> tensor<?x?x8x128xbf16>
+  %o = kda.state_scan_output %kg, %w, %u, %G, %q, %Aqk {scale = 0.125 : f32}
+      : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x128xbf16>,
+         tensor<?x?x8x64xf32>, tensor<?x?x4x64xbf16>, tensor<?x?x8x64xbf16>)
+      -> tensor<?x?x8x128xbf16>
+  return %o : tensor<?x?x8x128xbf16>
+}
+
+// CHECK-LABEL: func.func @state_scan_output_states_varlen
+func.func @state_scan_output_states_varlen(%kg: tensor<1x?x4x100xf16>, %w: tensor<1x?x4x100xf16>,
+    %u: tensor<1x?x4x60xf16>, %G: tensor<1x?x4x100xf32>, %q: tensor<1x?x2x100xf16>,
+    %Aqk: tensor<1x?x4x32xf16>, %h0: tensor<?x4x60x100xf32>, %cu: tensor<?xi64>)
+    -> (tensor<1x?x4x60xf16>, tensor<?x4x60x100xf32>) {
+  // CHECK: %{{.*}}, %{{.*}} = kda.state_scan_output %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} initial_state %{{[a-z0-9_]+}} cu_seqlens %{{[a-z0-9_]+}} {chunk_size = 32 : i64, scale = 1.000000e-01 : f32, state_layout = #kda<state_layout vk>}
+  %o, %ht = kda.state_scan_output %kg, %w, %u, %G, %q, %Aqk initial_state %h0 cu_seqlens %cu
+      {chunk_size = 32 : i64, scale = 0.1 : f32, state_layout = #kda<state_layout vk>}
+      : (tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x60xf16>,
+         tensor<1x?x4x100xf32>, tensor<1x?x2x100xf16>, tensor<1x?x4x32xf16>,
+         tensor<?x4x60x100xf32>, tensor<?xi64>)
+      -> (tensor<1x?x4x60xf16>, tensor<?x4x60x100xf32>)
+  return %o, %ht : tensor<1x?x4x60xf16>, tensor<?x4x60x100xf32>
+}
+
+//===----------------------------------------------------------------------===//
 // kda.state_scan
 //===----------------------------------------------------------------------===//
 
