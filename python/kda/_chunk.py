@@ -43,23 +43,26 @@ def _bundle_name(q, k, v, g, beta, scale, flags):
             ' '.join('%s=%s' % kv for kv in sorted(flags.items()))))
     io16 = all(t.dtype == torch.bfloat16 for t in (q, k, v, beta))
     default_scale = scale is None or abs(scale - K ** -0.5) <= 1e-12 * K ** -0.5
+    # Varlen calls pack their sequences along T of one batch entry.
+    varlen = flags['cu_seqlens']
+    suffix = '_varlen' if varlen else ''
     candidates = []
     if K == V and K in (64, 128) and io16 and default_scale and \
-            flags['cu_seqlens'] is False and flags['allow_neg_eigval'] is False:
+            (not varlen or q.shape[0] == 1) and flags['allow_neg_eigval'] is False:
         if g.dtype == torch.float32 and not any(
                 flags[f] for f in ('use_qk_l2norm_in_kernel',
                                    'use_gate_in_kernel',
                                    'use_beta_sigmoid_in_kernel', 'safe_gate',
                                    'state_v_first', 'A_log', 'dt_bias')) and \
                 flags['lower_bound'] is None:
-            candidates.append('fwd_k%d_bf16_default' % K)
+            candidates.append('fwd_k%d_bf16_default%s' % (K, suffix))
         if g.dtype == torch.bfloat16 and all(
                 flags[f] for f in ('use_qk_l2norm_in_kernel',
                                    'use_gate_in_kernel',
                                    'use_beta_sigmoid_in_kernel', 'safe_gate',
                                    'state_v_first', 'A_log', 'dt_bias')) and \
                 flags['lower_bound'] == -5.0:
-            candidates.append('fwd_k%d_bf16_fused' % K)
+            candidates.append('fwd_k%d_bf16_fused%s' % (K, suffix))
     available = _capi.default_names()
     for name in candidates:
         if name in available:
@@ -79,10 +82,16 @@ def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
 
     Shapes and semantics as fla's `chunk_kda`: q, k [B,T,H,K]; v [B,T,HV,V];
     g [B,T,HV,K]; beta [B,T,HV]; initial_state [N,HV,K,V] fp32 ([N,HV,V,K]
-    with state_v_first). CPU tensors run the bundle's CPU build; CUDA
+    with state_v_first). Varlen: B = 1 and cu_seqlens (int64, or int32
+    converted) holds the N + 1 offsets of the sequences packed along T;
+    cu_seqlens_cpu, a host copy of it, saves reading it back from the
+    device. CPU tensors run the bundle's CPU build; CUDA
     tensors run on the GPU on torch's current stream. final_state is None
     unless output_final_state.
     """
+    if isinstance(cu_seqlens, torch.Tensor) and cu_seqlens.dtype == torch.int32:
+        # The kernels read int64 offsets (fla accepts both).
+        cu_seqlens = cu_seqlens.long()
     tensors = {'q': q, 'k': k, 'v': v, 'g': g, 'beta': beta,
                'initial_state': initial_state, 'A_log': A_log,
                'dt_bias': dt_bias, 'cu_seqlens': cu_seqlens}
@@ -101,6 +110,9 @@ def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
     if q.dim() != 4 or v.dim() != 4:
         raise ValueError('q, k and v must be [B,T,H,K] / [B,T,HV,V], got '
                          'q %s, v %s' % (tuple(q.shape), tuple(v.shape)))
+    if cu_seqlens is not None and q.shape[0] != 1:
+        raise ValueError('with cu_seqlens the batch size must be 1 (the '
+                         'sequences are packed along T), got B=%d' % q.shape[0])
     if initial_state is not None and initial_state.dtype != torch.float32:
         raise TypeError('initial_state must be float32, got %s' %
                         initial_state.dtype)

@@ -5,7 +5,8 @@
 Runs the embedded default bundles' CPU builds through the package: tails
 (T = 1, 63, 64, 65, 130), grouped value heads, initial and final states, the
 fused flag set (gate, l2norm and beta sigmoid in the kernel, safe_gate,
-states [V,K]), and the errors bad calls raise. Needs torch (Debian's
+states [V,K]), varlen (cu_seqlens with empty and one-token sequences, int64
+and int32 offsets, both flag sets), and the errors bad calls raise. Needs torch (Debian's
 python3-torch) and libkda_runtime.so (found as kda/_capi.py says).
 """
 import math
@@ -111,6 +112,65 @@ def check_fused(B, T, H, HV, K, seed=1):
            eo < TOLERANCE and eh < TOLERANCE, 'o %.2e, final state %.2e' % (eo, eh))
 
 
+def varlen_reference(q, k, v, g, beta, scale, h0, offsets):
+    """The recurrence run on each packed sequence alone, from its own initial
+    state: o [1, T, HV, V] and the final states [N, HV, K, V]."""
+    outs, states = [], []
+    for n in range(len(offsets) - 1):
+        s, e = offsets[n], offsets[n + 1]
+        o, S = recurrence(q[:, s:e], k[:, s:e], v[:, s:e], g[:, s:e],
+                          beta[:, s:e], scale, h0[n:n + 1])
+        outs.append(o)
+        states.append(S)
+    return torch.cat(outs, dim=1), torch.cat(states, dim=0)
+
+
+def check_varlen(offsets, H, HV, K, int32=False, seed=4):
+    """Sequences packed along T of one batch entry (cu_seqlens), with empty
+    and one-token ones among them, fla's default flags."""
+    T, N = offsets[-1], len(offsets) - 1
+    q, k, v, g, beta, _ = inputs(1, T, H, HV, K, seed)
+    h0 = torch.randn(N, HV, K, K, generator=torch.Generator().manual_seed(seed)) * 0.1
+    cu = torch.tensor(offsets, dtype=torch.int32 if int32 else torch.int64)
+    o, ht = kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                          output_final_state=True, cu_seqlens=cu)
+    o_ref, ht_ref = varlen_reference(q.float(), k.float(), v.float(), g,
+                                     beta.float(), K ** -0.5, h0, offsets)
+    eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref)
+    expect('varlen %s H=%d HV=%d K=%d%s' % (offsets, H, HV, K,
+                                            ', int32 offsets' if int32 else ''),
+           o.shape == (1, T, HV, K) and ht.shape == (N, HV, K, K) and
+           eo < TOLERANCE and eh < TOLERANCE,
+           'o %.2e, final state %.2e' % (eo, eh))
+
+
+def check_fused_varlen(offsets, H, HV, K, seed=5):
+    """FlashKDA's flag set on packed sequences."""
+    T, N = offsets[-1], len(offsets) - 1
+    gen = torch.Generator().manual_seed(seed)
+    rand = lambda *s: torch.randn(*s, generator=gen)
+    q, k = rand(1, T, H, K).bfloat16(), rand(1, T, H, K).bfloat16()
+    v, g = rand(1, T, HV, K).bfloat16(), rand(1, T, HV, K).bfloat16()
+    beta = rand(1, T, HV).bfloat16()
+    A_log, dt_bias = rand(HV), rand(HV, K)
+    h0 = rand(N, HV, K, K) * 0.1  # [V, K] per head
+    o, ht = kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                          output_final_state=True, use_qk_l2norm_in_kernel=True,
+                          use_gate_in_kernel=True, use_beta_sigmoid_in_kernel=True,
+                          safe_gate=True, lower_bound=-5.0, state_v_first=True,
+                          cu_seqlens=torch.tensor(offsets), A_log=A_log,
+                          dt_bias=dt_bias)
+    l2 = lambda x: x.float() / torch.sqrt((x.float() ** 2).sum(-1, keepdim=True) + 1e-6)
+    qn, kn = l2(q).bfloat16().float(), l2(k).bfloat16().float()
+    gate = -5.0 * torch.sigmoid(torch.exp(A_log)[:, None] * (g.float() + dt_bias))
+    o_ref, ht_ref = varlen_reference(qn, kn, v.float(), gate,
+                                     torch.sigmoid(beta.float()), K ** -0.5,
+                                     h0.transpose(-1, -2), offsets)
+    eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref.transpose(-1, -2))
+    expect('fused varlen %s H=%d HV=%d K=%d' % (offsets, H, HV, K),
+           eo < TOLERANCE and eh < TOLERANCE, 'o %.2e, final state %.2e' % (eo, eh))
+
+
 def check_raises(name, exception, call, needle):
     try:
         call()
@@ -142,6 +202,14 @@ def check_errors():
     check_raises('fp16 initial state', TypeError,
                  lambda: kda.chunk_kda(q, k, v, g, beta, initial_state=h0.half()),
                  'initial_state must be float32')
+    check_raises('cu_seqlens with B=2', ValueError,
+                 lambda: kda.chunk_kda(*inputs(2, 16, 1, 1, 64, 2)[:5],
+                                       cu_seqlens=torch.tensor([0, 16])),
+                 'batch size must be 1')
+    check_raises('cu_seqlens past T: the runtime says so', kda.KDARuntimeError,
+                 lambda: kda.chunk_kda(q, k, v, g, beta,
+                                       cu_seqlens=torch.tensor([0, 8, 20])),
+                 'cu_seqlens')
     check_raises('beta of the wrong shape: the runtime says which', kda.KDARuntimeError,
                  lambda: kda.chunk_kda(q, k, v, g, beta[:, :8].contiguous()),
                  'beta')
@@ -152,11 +220,14 @@ def main():
                            (2, 65, 1, 1, 64), (1, 130, 2, 4, 64)]:
         check_default(B, T, H, HV, K)
     check_default(1, 40, 1, 1, 64, zero_state=True)
+    check_varlen([0, 0, 1, 1, 64, 65, 130], 1, 2, 64)
+    check_varlen([0, 15, 100, 300], 2, 2, 128, int32=True)
     _, no_state = kda.chunk_kda(*inputs(1, 8, 1, 1, 64, 3)[:5])
     expect('final_state is None unless asked for', no_state is None)
     names = kda._capi.default_names()
     if 'fwd_k64_bf16_fused' in names:
         check_fused(1, 70, 1, 2, 64)
+        check_fused_varlen([0, 1, 1, 70, 100], 1, 2, 64)
     else:
         print('skip fused: the library has no fused bundles (%s)' % ', '.join(names))
     check_errors()

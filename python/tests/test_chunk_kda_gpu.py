@@ -3,8 +3,8 @@ CUDA build of torch; scripts/gpu-python-check.sh builds the runtime there).
 
     python3 python/tests/test_chunk_kda_gpu.py
 
-CUDA tensors against the float64 recurrence of test_chunk_kda_cpu.py, the
-same call on the CPU, a call captured in a CUDA graph and replayed, a call
+CUDA tensors against the float64 recurrence of test_chunk_kda_cpu.py (fixed
+length and varlen), the same call on the CPU, a call captured in a CUDA graph and replayed, a call
 on a side stream, and the host time per call above the kernels.
 """
 import os
@@ -37,6 +37,28 @@ def main():
         o_cpu, _ = kda.chunk_kda(q, k, v, g, beta, initial_state=h0)
         d = cpu.rel_error(o.cpu(), o_cpu)
         cpu.expect('cuda and cpu agree B=%d T=%d' % (B, T), d < cpu.TOLERANCE,
+                   'relative RMS difference %.2e' % d)
+
+    # Varlen: packed sequences with empty and one-token ones, against the
+    # per-sequence recurrence and the same call on the CPU.
+    for offsets, H, HV, K in [([0, 0, 1, 1, 64, 65, 130], 1, 2, 64),
+                              ([0, 15, 100, 300, 1200, 2000], 2, 2, 128)]:
+        T, N = offsets[-1], len(offsets) - 1
+        q, k, v, g, beta, _ = cpu.inputs(1, T, H, HV, K, 7)
+        h0 = torch.randn(N, HV, K, K, generator=torch.Generator().manual_seed(7)) * 0.1
+        cu = torch.tensor(offsets)
+        o, ht = kda.chunk_kda(*(x.to(dev) for x in (q, k, v, g, beta)),
+                              initial_state=h0.to(dev), output_final_state=True,
+                              cu_seqlens=cu.to(dev), cu_seqlens_cpu=cu)
+        o_ref, ht_ref = cpu.varlen_reference(q.float(), k.float(), v.float(), g,
+                                             beta.float(), K ** -0.5, h0, offsets)
+        eo, eh = cpu.rel_error(o.cpu(), o_ref), cpu.rel_error(ht.cpu(), ht_ref)
+        cpu.expect('cuda varlen %s H=%d HV=%d K=%d' % (offsets, H, HV, K),
+                   o.is_cuda and eo < cpu.TOLERANCE and eh < cpu.TOLERANCE,
+                   'o %.2e, final state %.2e' % (eo, eh))
+        o_cpu, _ = kda.chunk_kda(q, k, v, g, beta, initial_state=h0, cu_seqlens=cu)
+        d = cpu.rel_error(o.cpu(), o_cpu)
+        cpu.expect('cuda and cpu agree, varlen %s' % offsets, d < cpu.TOLERANCE,
                    'relative RMS difference %.2e' % d)
 
     # A CUDA graph: capture one call, replay, compare with an eager call.

@@ -61,6 +61,31 @@ def check_case(B, T, H, HV, K, seed=0):
                'kda: o %.2e state %.2e; fla: o %.2e state %.2e' % tuple(e))
 
 
+def check_varlen(offsets, H, HV, K, seed=8):
+    """Packed sequences (cu_seqlens): fla's chunk_kda dispatches them to kda
+    too, and both paths match the per-sequence recurrence."""
+    dev = torch.device('cuda')
+    T, N = offsets[-1], len(offsets) - 1
+    q, k, v, g, beta, _ = (x.to(dev) for x in cpu.inputs(1, T, H, HV, K, seed))
+    h0 = (torch.randn(N, HV, K, K, generator=torch.Generator().manual_seed(seed))
+          * 0.1).to(dev)
+    cu = torch.tensor(offsets, device=dev)
+    (o_kda, ht_kda), n_kda = run(True, q, k, v, g, beta, initial_state=h0,
+                                 output_final_state=True, cu_seqlens=cu)
+    (o_fla, ht_fla), n_fla = run(False, q, k, v, g, beta, initial_state=h0,
+                                 output_final_state=True, cu_seqlens=cu)
+    o_ref, ht_ref = cpu.varlen_reference(q.float().cpu(), k.float().cpu(),
+                                         v.float().cpu(), g.cpu(),
+                                         beta.float().cpu(), K ** -0.5, h0.cpu(),
+                                         offsets)
+    e = [cpu.rel_error(x.cpu(), r) for x, r in
+         ((o_kda, o_ref), (ht_kda, ht_ref), (o_fla, o_ref), (ht_fla, ht_ref))]
+    cpu.expect('fla.chunk_kda varlen -> kda %s H=%d HV=%d K=%d' % (offsets, H, HV, K),
+               n_kda == 1 and n_fla == 0 and e[0] < cpu.TOLERANCE and
+               e[1] < cpu.TOLERANCE,
+               'kda: o %.2e state %.2e; fla: o %.2e state %.2e' % tuple(e))
+
+
 def check_fallbacks():
     dev = torch.device('cuda')
     q, k, v, g, beta, h0 = (x.to(dev) for x in cpu.inputs(1, 64, 1, 1, 128, 3))
@@ -102,6 +127,7 @@ def bench():
 def main():
     for case in [(1, 63, 2, 2, 128), (2, 130, 1, 2, 64), (1, 1000, 4, 4, 128)]:
         check_case(*case)
+    check_varlen([0, 1, 64, 65, 200, 1000], 2, 2, 128)
     check_fallbacks()
     if '--bench' in sys.argv:
         bench()

@@ -58,7 +58,8 @@ kda_status kda_forward_cpu(const kda_program *program,
  *  precomputed fp32 log gate, q/k normalized and beta activated by the
  *  caller) and, when the library was built with libdevice,
  *  "fwd_k128_bf16_fused", "fwd_k64_bf16_fused" (gate with lower bound -5,
- *  l2norm and beta sigmoid in the kernel, safe_gate, states in layout vk).
+ *  l2norm and beta sigmoid in the kernel, safe_gate, states in layout vk);
+ *  each also as "<name>_varlen", which takes cu_seqlens (B = 1).
  *  All take bf16 q, k, v, beta, fp32 initial_state and final_state, with
  *  any B, T, H and HV. KDA_ERROR_INVALID_ARGUMENT names the ones there are
  *  when `name` is not one of them. */
