@@ -7,7 +7,10 @@
 // B block) against the tiles' layouts. The operands' layouts must put each
 // fragment element in the lane mma.sync expects (the layouts of
 // DistLayoutAttr::getMmaAccumulator / getMmaOperandA16 / getMmaOperandB16
-// do); a tile in another layout needs a tile.convert_layout first.
+// do); a tile in another layout needs a tile.convert_layout first. A B
+// operand kept in shared memory (keepsInSharedMemory) is read fragment by
+// fragment with ldmatrix.x2.trans instead, once per K step and column
+// block of the warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -101,6 +105,8 @@ private:
 struct MmaBlock {
   SmallVector<int64_t> accRegs;
   SmallVector<SmallVector<int64_t>> aRegs, bRegs;
+  /// The block's first column in warp 0's part of the accumulator.
+  int64_t column = 0;
 };
 
 /// The mma.sync blocks of `op` into `blocks`, or failure with the op's
@@ -156,7 +162,7 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
         accLanes.fragment({origin[0], origin[1]}, accumulatorSlot, 4);
     if (failed(acc))
       continue;
-    MmaBlock block{*acc, {}, {}};
+    MmaBlock block{*acc, {}, {}, origin[1]};
     for (int64_t k0 = 0; k0 < k; k0 += 16) {
       FailureOr<SmallVector<int64_t>> a =
           aLanes.fragment({origin[0], k0}, operandASlot, 8);
@@ -193,8 +199,45 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
   return success();
 }
 
+/// The two bf16/f16 pairs (as mma.sync takes them) of the B fragment at
+/// rows [k0, k0 + 16) and columns [n0, n0 + 8) of the shared buffer
+/// `buffer` (row-major, padded rows): one ldmatrix.x2.trans, lanes 0-15
+/// giving the addresses of the 16 rows.
+std::array<Value, 2> loadSharedFragmentB(OpBuilder &b, Location loc,
+                                         Value buffer, Value lane, Value k0,
+                                         Value n0) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  Value row = arith::AddIOp::create(
+      b, loc, k0, arith::RemUIOp::create(b, loc, lane, cst(16)));
+  Value element = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, cst(type.getDimSize(1))), n0);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value address = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, metadata.getOffset(), element),
+          cst(bytes)));
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Value pointer = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+      arith::IndexCastUIOp::create(b, loc, i64, address).getResult());
+  auto pairType = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
+  Value pairs = NVVM::LdMatrixOp::create(
+      b, loc, pairType, pointer, /*num=*/2, NVVM::MMALayout::col,
+      NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+      NVVM::LdStMatrixEltType::B16);
+  return {LLVM::ExtractValueOp::create(b, loc, pairs, 0).getResult(),
+          LLVM::ExtractValueOp::create(b, loc, pairs, 1).getResult()};
+}
+
 struct DotToMma : OpConversionPattern<tile::DotOp> {
-  using OpConversionPattern::OpConversionPattern;
+  DotToMma(const TypeConverter &converter, MLIRContext *ctx,
+           const SharedOperandMap &sharedOperands)
+      : OpConversionPattern(converter, ctx), sharedOperands(sharedOperands) {}
+
   LogicalResult
   matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -206,6 +249,34 @@ struct DotToMma : OpConversionPattern<tile::DotOp> {
     Type element = aType.getElementType();
     DistLayoutAttr cLayout = getLayout(cType);
     Location loc = op.getLoc();
+    // B kept in shared memory (keepsInSharedMemory): its fragments come
+    // from the buffer, once per K step and column block.
+    Value sharedB = sharedOperands.lookup(op.getB().getDefiningOp());
+    Value lane, warpColumn;
+    llvm::DenseMap<std::pair<int64_t, int64_t>, std::array<Value, 2>>
+        sharedFragments;
+    if (sharedB) {
+      ThreadPosition thread = getThreadPosition(rewriter, loc);
+      lane = thread.lane;
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      // The warp's first accumulator column (lane 0 of the warp).
+      warpColumn =
+          getThreadOffsets(rewriter, loc, cLayout, {zero, thread.warp})[1];
+    }
+    auto sharedFragmentB = [&](int64_t k0, int64_t column) {
+      auto key = std::make_pair(k0, column);
+      auto it = sharedFragments.find(key);
+      if (it != sharedFragments.end())
+        return it->second;
+      Value n0 = arith::AddIOp::create(
+          rewriter, loc, warpColumn,
+          arith::ConstantIndexOp::create(rewriter, loc, column));
+      std::array<Value, 2> pairs = loadSharedFragmentB(
+          rewriter, loc, sharedB, lane,
+          arith::ConstantIndexOp::create(rewriter, loc, k0), n0);
+      sharedFragments[key] = pairs;
+      return pairs;
+    };
     auto pack = [&](Value registers, int64_t lo, int64_t hi) -> Value {
       Value pair = vector::FromElementsOp::create(
           rewriter, loc, VectorType::get({2}, element),
@@ -228,12 +299,28 @@ struct DotToMma : OpConversionPattern<tile::DotOp> {
     NVVM::MMATypes ptxType =
         element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     for (const MmaBlock &block : blocks) {
-      for (auto [aRegs, bRegs] : llvm::zip(block.aRegs, block.bRegs)) {
+      for (auto [step, regs] :
+           llvm::enumerate(llvm::zip(block.aRegs, block.bRegs))) {
+        auto [aRegs, bRegs] = regs;
         SmallVector<Value> a, b, c;
         for (int64_t p = 0; p < 4; ++p)
           a.push_back(pack(adaptor.getA(), aRegs[2 * p], aRegs[2 * p + 1]));
-        for (int64_t p = 0; p < 2; ++p)
-          b.push_back(pack(adaptor.getB(), bRegs[2 * p], bRegs[2 * p + 1]));
+        if (sharedB) {
+          std::array<Value, 2> pairs =
+              sharedFragmentB(16 * static_cast<int64_t>(step), block.column);
+          b.append(pairs.begin(), pairs.end());
+          // f16 pairs travel as vector<2xf16>.
+          if (!element.isBF16())
+            for (Value &pair : b)
+              pair = vector::BitCastOp::create(
+                  rewriter, loc, VectorType::get({2}, element),
+                  vector::BroadcastOp::create(
+                      rewriter, loc,
+                      VectorType::get({1}, rewriter.getI32Type()), pair));
+        } else {
+          for (int64_t p = 0; p < 2; ++p)
+            b.push_back(pack(adaptor.getB(), bRegs[2 * p], bRegs[2 * p + 1]));
+        }
         for (int64_t reg : block.accRegs)
           c.push_back(acc[reg]);
         Value mma = NVVM::MmaOp::create(
@@ -250,6 +337,9 @@ struct DotToMma : OpConversionPattern<tile::DotOp> {
                        buildRegisters(rewriter, loc, getRegisterType(cType), acc));
     return success();
   }
+
+private:
+  const SharedOperandMap &sharedOperands;
 };
 
 } // namespace
@@ -260,6 +350,7 @@ LogicalResult simt::checkDotOnRegisters(Operation *dot) {
 }
 
 void simt::populateSIMTDotPatterns(const TypeConverter &converter,
-                                   RewritePatternSet &patterns) {
-  patterns.add<DotToMma>(converter, patterns.getContext());
+                                   RewritePatternSet &patterns,
+                                   const SharedOperandMap &sharedOperands) {
+  patterns.add<DotToMma>(converter, patterns.getContext(), sharedOperands);
 }

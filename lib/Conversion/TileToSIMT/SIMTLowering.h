@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace mlir::kda::simt {
 
@@ -81,6 +82,20 @@ Value convertThroughSharedMemory(OpBuilder &b, Location loc, Value registers,
                                  RankedTensorType dstType, int64_t numWarps,
                                  ArrayRef<int64_t> permutation = {});
 
+/// Dot B operands kept in shared memory: each tile.load whose tile only
+/// dots read as their B operand (and that every warp would otherwise hold
+/// whole, see keepsInSharedMemory), with the buffer its tile is stored to:
+/// [K, N + kSharedOperandPad] elements, rows padded so that the 8 rows an
+/// ldmatrix reads fall in different banks.
+using SharedOperandMap = llvm::DenseMap<Operation *, Value>;
+constexpr int64_t kSharedOperandPad = 8;
+
+/// True when `load`'s tile is read only as the B operand of 16-bit dots,
+/// is at least 8 KiB and would be held whole by several warps: it stays in
+/// shared memory, and the dots read their fragments from there (ldmatrix)
+/// instead of every warp keeping the whole tile in registers.
+bool keepsInSharedMemory(tile::LoadOp load);
+
 /// Checks, before any rewriting, that an op has a per-thread lowering with
 /// the layouts it has (each emits the op's diagnostic on failure).
 LogicalResult checkDotOnRegisters(Operation *dot);
@@ -89,9 +104,11 @@ LogicalResult checkReduceOnRegisters(Operation *reduce);
 
 /// Patterns of the per-op lowerings, each in its own file.
 void populateSIMTMemoryPatterns(const TypeConverter &converter,
-                                RewritePatternSet &patterns);
+                                RewritePatternSet &patterns,
+                                SharedOperandMap &sharedOperands);
 void populateSIMTDotPatterns(const TypeConverter &converter,
-                             RewritePatternSet &patterns);
+                             RewritePatternSet &patterns,
+                             const SharedOperandMap &sharedOperands);
 void populateSIMTRegisterPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 

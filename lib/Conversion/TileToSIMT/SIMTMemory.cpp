@@ -12,7 +12,10 @@
 // them) the same elements, such as a dot's B operand, reads the tile once,
 // in a coalesced layout over all warps, and hands it out through shared
 // memory. (Measured on an H200: the forward's 8-16 KiB B operands gain,
-// the 2 KiB ones of the register chain lose; docs/performance.md.)
+// the 2 KiB ones of the register chain lose; docs/performance.md.) When
+// dots are the only readers of such a tile, as their B operand, it stays
+// in that shared buffer (rows padded, keepsInSharedMemory) and the dots
+// read their fragments from it with ldmatrix (SIMTDot.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +25,7 @@
 #include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -146,8 +150,53 @@ int64_t distinctWarps(DistLayoutAttr layout) {
   return n;
 }
 
+/// The tile of `staged` (registers in a layout without replicated
+/// elements) stored to a new padded shared buffer of its shape: a barrier
+/// first (readers of an earlier trip through a loop), then each thread's
+/// runs along the last dimension as vector stores, then a barrier.
+Value storeToSharedOperand(OpBuilder &b, Location loc, Value staged,
+                           RankedTensorType stagedType) {
+  DistLayoutAttr layout = getLayout(stagedType);
+  ArrayRef<int64_t> shape = stagedType.getShape();
+  Type element = stagedType.getElementType();
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto bufferType =
+      MemRefType::get({shape[0], shape[1] + kSharedOperandPad}, element,
+                      MemRefLayoutAttrInterface(), space);
+  Value buffer = memref::AllocOp::create(b, loc, bufferType);
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  ThreadPosition thread = getThreadPosition(b, loc);
+  SmallVector<Value> base = getThreadOffsets(b, loc, layout, thread);
+  int64_t run = std::min<int64_t>(layout.getElems()[1],
+                                  16 * 8 / element.getIntOrFloatBitWidth());
+  gpu::BarrierOp::create(b, loc);
+  for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+    SmallVector<int64_t> offsets = layout.getRegisterOffsets(r);
+    SmallVector<Value> at;
+    for (auto [v, o] : llvm::zip(base, offsets))
+      at.push_back(o ? arith::AddIOp::create(b, loc, v, cst(o)).getResult()
+                     : v);
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < run; ++i)
+      values.push_back(extractRegister(b, loc, staged, r + i));
+    if (run == 1) {
+      memref::StoreOp::create(b, loc, values[0], buffer, at);
+      continue;
+    }
+    Value vec = vector::FromElementsOp::create(
+        b, loc, VectorType::get({run}, element), values);
+    vector::StoreOp::create(b, loc, vec, buffer, at);
+  }
+  gpu::BarrierOp::create(b, loc);
+  return buffer;
+}
+
 struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LoadToRegisters(const TypeConverter &converter, MLIRContext *ctx,
+                  SharedOperandMap &sharedOperands)
+      : OpConversionPattern(converter, ctx), sharedOperands(sharedOperands) {}
+
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -157,6 +206,23 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
       return failure();
     Location loc = op.getLoc();
     int64_t numWarps = getProgramWarps(op);
+    if (keepsInSharedMemory(op)) {
+      // Read once, coalesced, into a shared buffer the dots read from; the
+      // registers of the tile itself are never used.
+      auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
+      DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
+      auto stagedType = RankedTensorType::get(type.getShape(),
+                                              type.getElementType(), coalesced);
+      Value staged = emitLoad(rewriter, loc, op, adaptor, coalesced, stagedType);
+      sharedOperands[op] = storeToSharedOperand(rewriter, loc, staged, stagedType);
+      VectorType registers = getRegisterType(type);
+      rewriter.replaceOp(
+          op, arith::ConstantOp::create(
+                  rewriter, loc, registers,
+                  DenseElementsAttr::get(
+                      registers, rewriter.getZeroAttr(type.getElementType()))));
+      return success();
+    }
     int64_t bytes = type.getNumElements() *
                     type.getElementType().getIntOrFloatBitWidth() / 8;
     if (numWarps > 1 && type.getRank() <= 2 && bytes >= kStagedLoadMinBytes &&
@@ -242,6 +308,9 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
     }
     return buildRegisters(rewriter, loc, getRegisterType(type), values);
   }
+
+private:
+  SharedOperandMap &sharedOperands;
 };
 
 struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
@@ -313,8 +382,34 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
 
 } // namespace
 
+bool simt::keepsInSharedMemory(tile::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getResult().getType());
+  DistLayoutAttr layout = getLayout(type);
+  Type element = type.getElementType();
+  int64_t numWarps = getProgramWarps(load);
+  if (!layout || type.getRank() != 2 || numWarps < 2 ||
+      !(element.isBF16() || element.isF16()) ||
+      type.getNumElements() * 2 < kStagedLoadMinBytes ||
+      distinctWarps(layout) >= numWarps || type.getDimSize(0) % 16 ||
+      type.getDimSize(1) % 8 || load.getResult().use_empty())
+    return false;
+  // Rows of the padded buffer must start 16-byte aligned (ldmatrix).
+  if ((type.getDimSize(1) + kSharedOperandPad) * 2 % 16)
+    return false;
+  for (OpOperand &use : load.getResult().getUses()) {
+    auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+    if (!dot || use.getOperandNumber() != 1 ||
+        cast<RankedTensorType>(dot.getA().getType()).getElementType() !=
+            element)
+      return false;
+  }
+  return true;
+}
+
 void simt::populateSIMTMemoryPatterns(const TypeConverter &converter,
-                                      RewritePatternSet &patterns) {
-  patterns.add<LoadToRegisters, StoreFromRegisters>(converter,
-                                                    patterns.getContext());
+                                      RewritePatternSet &patterns,
+                                      SharedOperandMap &sharedOperands) {
+  patterns.add<LoadToRegisters>(converter, patterns.getContext(),
+                                sharedOperands);
+  patterns.add<StoreFromRegisters>(converter, patterns.getContext());
 }

@@ -265,8 +265,9 @@ struct ConvertTileToSIMTPass
       patterns.add<ElementwiseOnRegisters, ConstantOnRegisters,
                    SplatOnRegisters, IotaOnRegisters, TriMaskOnRegisters>(
           converter, ctx);
-      populateSIMTMemoryPatterns(converter, patterns);
-      populateSIMTDotPatterns(converter, patterns);
+      SharedOperandMap sharedOperands;
+      populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
+      populateSIMTDotPatterns(converter, patterns, sharedOperands);
       populateSIMTRegisterPatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                            target);

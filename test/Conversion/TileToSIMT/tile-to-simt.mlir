@@ -150,6 +150,33 @@ func.func @staged_operand(%x: memref<64x64xbf16>, %y: memref<16x64xbf16>, %o: me
   return
 }
 
+// A 64x64 bf16 tile (8 KiB) that only a dot reads, as its B operand, and
+// that all four warps would hold whole stays in shared memory: read once,
+// coalesced, into a buffer with rows padded by 8 elements, then each warp
+// reads its B fragments from there with ldmatrix (x2, transposed: one per
+// 16x8 fragment, 4 K steps x 8 column blocks), not from registers.
+#accw = #tile.dist<warps = [4, 1], batch = [1, 8], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+#aw = #tile.dist<warps = [4, 1], batch = [1, 4], outer = [2, 2], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+// CHECK-LABEL: func.func @shared_b_operand
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}}, %[[BUF]][{{.*}}] : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: gpu.barrier
+// CHECK-COUNT-32: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: return
+func.func @shared_b_operand(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %o: memref<64x64xf32>)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %x = tile.load %a[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16, #aw>
+  %y = tile.load %b[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16, #bstaged>
+  %acc = tile.splat %zero : f32 -> tensor<64x64xf32, #accw>
+  %d = tile.dot %x, %y, %acc : tensor<64x64xbf16, #aw>, tensor<64x64xbf16, #bstaged> -> tensor<64x64xf32, #accw>
+  tile.store %d, %o[%c0, %c0] dims [0, 1] : tensor<64x64xf32, #accw>, memref<64x64xf32>
+  return
+}
+
 // The example's chain: two mma.sync per 16x16 product (two 16x8 blocks),
 // the first product's accumulator, rounded to bf16, is the second's A
 // operand as it stands, and nothing goes through shared memory.
