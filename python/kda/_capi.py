@@ -56,17 +56,25 @@ def _candidates():
 
 
 _lib = None
+_lib_path = None
+
+
+def library_path():
+    """The path of the runtime library (after library() loaded it)."""
+    library()
+    return _lib_path
 
 
 def library():
     """The loaded runtime library (loaded on first use)."""
-    global _lib
+    global _lib, _lib_path
     if _lib is not None:
         return _lib
     tried = []
     for path in _candidates():
         if os.path.exists(path):
             _lib = ctypes.CDLL(path)
+            _lib_path = os.path.abspath(path)
             break
         tried.append(path)
     if _lib is None:
@@ -88,6 +96,8 @@ def library():
                                     ctypes.c_void_p, ctypes.c_size_t]
     lib.kda_program_destroy.argtypes = [ctypes.c_void_p]
     lib.kda_program_destroy.restype = None
+    lib.kda_program_load.argtypes = [ctypes.c_char_p,
+                                     ctypes.POINTER(ctypes.c_void_p)]
     return lib
 
 
@@ -109,6 +119,13 @@ def default_program(name):
                                                    ctypes.byref(handle)))
         _programs[name] = handle
     return _programs[name]
+
+
+def load_program(path):
+    """The bundle file `path`, loaded (kept for the process's lifetime)."""
+    handle = ctypes.c_void_p()
+    check(library().kda_program_load(os.fsencode(path), ctypes.byref(handle)))
+    return handle
 
 
 _names = None

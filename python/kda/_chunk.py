@@ -3,7 +3,7 @@ import ctypes
 
 import torch
 
-from . import _capi
+from . import _capi, _compile
 
 _DTYPES = {torch.float32: _capi.F32, torch.float16: _capi.F16,
            torch.bfloat16: _capi.BF16, torch.int32: _capi.I32,
@@ -31,16 +31,21 @@ def _tensor(t, name):
     return out
 
 
+def _call_key(q, v, g, beta, scale, flags):
+    """What selects a call's bundle, as text."""
+    return ('K=%d V=%d q/k/v=%s g=%s beta=%s scale=%s %s' %
+            (q.shape[-1], v.shape[-1], str(q.dtype).replace('torch.', ''),
+             str(g.dtype).replace('torch.', ''),
+             str(beta.dtype).replace('torch.', ''),
+             'default' if scale is None else repr(scale),
+             ' '.join('%s=%s' % kv for kv in sorted(flags.items()))))
+
+
 def _bundle_name(q, k, v, g, beta, scale, flags):
     """The embedded default bundle that computes this call, or raises
     NotImplementedError naming the call's key."""
     K, V = q.shape[-1], v.shape[-1]
-    key = ('K=%d V=%d q/k/v=%s g=%s beta=%s scale=%s %s' %
-           (K, V, str(q.dtype).replace('torch.', ''),
-            str(g.dtype).replace('torch.', ''),
-            str(beta.dtype).replace('torch.', ''),
-            'default' if scale is None else repr(scale),
-            ' '.join('%s=%s' % kv for kv in sorted(flags.items()))))
+    key = _call_key(q, v, g, beta, scale, flags)
     io16 = all(t.dtype == torch.bfloat16 for t in (q, k, v, beta))
     default_scale = scale is None or abs(scale - K ** -0.5) <= 1e-12 * K ** -0.5
     # Varlen calls pack their sequences along T of one batch entry.
@@ -141,6 +146,14 @@ def call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
             cu_seqlens is not None, A_log is not None, dt_bias is not None)
 
 
+def _compilable(flags):
+    """True for the calls kda-translate is asked to compile a bundle for:
+    no gate, l2norm or beta activation in the kernel and no safe_gate."""
+    return not any(flags[f] for f in _FLAG_NAMES
+                   if f not in ('state_v_first', 'cu_seqlens', 'lower_bound')) \
+        and flags['lower_bound'] is None
+
+
 _FLAG_NAMES = ('use_qk_l2norm_in_kernel', 'use_gate_in_kernel',
                'use_beta_sigmoid_in_kernel', 'allow_neg_eigval', 'safe_gate',
                'lower_bound', 'state_v_first', 'cu_seqlens', 'A_log',
@@ -158,9 +171,20 @@ class _Plan:
     def __init__(self, tensors, device, scale, flags):
         q, v = tensors['q'], tensors['v']
         self.device = device
-        self.program = _capi.default_program(
-            _bundle_name(q, tensors['k'], v, tensors['g'], tensors['beta'],
-                         scale, flags))
+        try:
+            self.program = _capi.default_program(
+                _bundle_name(q, tensors['k'], v, tensors['g'], tensors['beta'],
+                             scale, flags))
+        except NotImplementedError:
+            if not _compilable(flags):
+                raise
+            # Compiled on demand (docs/python.md): fla's default flags at
+            # any K, V and dtypes, fixed length or varlen, kv or vk states.
+            self.program = _compile.compiled_program(
+                _compile.program_text(q, v, tensors['g'], tensors['beta'],
+                                      scale, flags['state_v_first'],
+                                      flags['cu_seqlens']),
+                _call_key(q, v, tensors['g'], tensors['beta'], scale, flags))
         B, T, HV, V = v.shape
         K = q.shape[-1]
         cu_seqlens = tensors['cu_seqlens']

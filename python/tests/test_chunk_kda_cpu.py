@@ -6,7 +6,10 @@ Runs the embedded default bundles' CPU builds through the package: tails
 (T = 1, 63, 64, 65, 130), grouped value heads, initial and final states, the
 fused flag set (gate, l2norm and beta sigmoid in the kernel, safe_gate,
 states [V,K]), varlen (cu_seqlens with empty and one-token sequences, int64
-and int32 offsets, both flag sets), and the errors bad calls raise. Needs torch (Debian's
+and int32 offsets, both flag sets), bundles compiled on demand by
+kda-translate into a fresh cache directory (K != V, f32 and f16, varlen,
+states [V,K]; reused by calls of other shapes and by another process), and
+the errors bad calls raise. Needs torch (Debian's
 python3-torch) and libkda_runtime.so (found as kda/_capi.py says).
 """
 import math
@@ -171,6 +174,67 @@ def check_fused_varlen(offsets, H, HV, K, seed=5):
            eo < TOLERANCE and eh < TOLERANCE, 'o %.2e, final state %.2e' % (eo, eh))
 
 
+def check_compiled(B, T, H, HV, K, V, dtype, state_v_first=False,
+                   offsets=None, seed=6):
+    """A call no embedded bundle covers, compiled on demand by kda-translate
+    into the cache (fla's default flags at other K, V or dtypes)."""
+    gen = torch.Generator().manual_seed(seed)
+    rand = lambda *s: torch.randn(*s, generator=gen)
+    N = B if offsets is None else len(offsets) - 1
+    q = F.normalize(rand(B, T, H, K), dim=-1).to(dtype)
+    k = F.normalize(rand(B, T, H, K), dim=-1).to(dtype)
+    v = rand(B, T, HV, V).to(dtype)
+    g = F.logsigmoid(rand(B, T, HV, K)) / 16
+    beta = torch.sigmoid(rand(B, T, HV)).to(dtype)
+    h0 = rand(N, HV, K, V) * 0.1
+    cu = None if offsets is None else torch.tensor(offsets)
+    o, ht = kda.chunk_kda(q, k, v, g, beta, scale=0.1,
+                          initial_state=h0.transpose(-1, -2).contiguous()
+                          if state_v_first else h0,
+                          output_final_state=True, state_v_first=state_v_first,
+                          cu_seqlens=cu)
+    if offsets is None:
+        o_ref, ht_ref = recurrence(q.float(), k.float(), v.float(), g,
+                                   beta.float(), 0.1, h0)
+    else:
+        o_ref, ht_ref = varlen_reference(q.float(), k.float(), v.float(), g,
+                                         beta.float(), 0.1, h0, offsets)
+    if state_v_first:
+        ht = ht.transpose(-1, -2)
+    eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref)
+    expect('compiled on demand B=%d T=%d H=%d HV=%d K=%d V=%d %s%s%s' %
+           (B, T, H, HV, K, V, str(dtype).replace('torch.', ''),
+            ', states [V,K]' if state_v_first else '',
+            ', varlen %s' % offsets if offsets else ''),
+           o.dtype == dtype and o.shape == (B, T, HV, V) and
+           eo < TOLERANCE and eh < TOLERANCE,
+           'o %.2e, final state %.2e' % (eo, eh))
+
+
+def check_compile_cache():
+    """Bundles compiled on demand land in KDA_CACHE_DIR, one per program:
+    calls of other shapes (B, T, heads) reuse it, as does a new process."""
+    files = sorted(os.listdir(kda._compile.cache_dir()))
+    bundles = [f for f in files if f.endswith('.kdab')]
+    expect('the cache holds one bundle per compiled program and no leftovers',
+           len(bundles) == 3 and len(files) == 3, ', '.join(files))
+    import subprocess
+    script = ('import sys, torch; sys.path.insert(0, %r); import kda\n'
+              'q = torch.zeros(1, 5, 1, 60).bfloat16(); v = torch.zeros(1, 5, 2, 100).bfloat16()\n'
+              'kda.chunk_kda(q, q, v, torch.zeros(1, 5, 2, 60), torch.zeros(1, 5, 2).bfloat16(), scale=0.1)\n'
+              % os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+    directory = kda._compile.cache_dir()
+    stamps = {f: os.stat(os.path.join(directory, f)).st_mtime_ns for f in files}
+    env = dict(os.environ, KDA_TRANSLATE=kda._compile.translator())
+    done = subprocess.run([sys.executable, '-c', script], env=env,
+                          capture_output=True, text=True)
+    after = {f: os.stat(os.path.join(directory, f)).st_mtime_ns
+             for f in os.listdir(directory)}
+    expect('a new process loads the compiled bundle from the cache',
+           done.returncode == 0 and after == stamps,
+           (done.stderr.strip().splitlines() or [''])[-1])
+
+
 def check_raises(name, exception, call, needle):
     try:
         call()
@@ -185,6 +249,7 @@ def check_raises(name, exception, call, needle):
 
 def check_errors():
     q, k, v, g, beta, h0 = inputs(1, 16, 1, 1, 64, 2)
+    os.environ['KDA_TRANSLATE'] = '0'  # no compiling: the key is reported
     check_raises('K=60 names the missing key', NotImplementedError,
                  lambda: kda.chunk_kda(q[..., :60].contiguous(), k[..., :60].contiguous(),
                                        v[..., :60].contiguous(), g[..., :60].contiguous(), beta),
@@ -192,6 +257,13 @@ def check_errors():
     check_raises('f32 inputs name the missing key', NotImplementedError,
                  lambda: kda.chunk_kda(q.float(), k.float(), v.float(), g, beta.float()),
                  'q/k/v=float32')
+    del os.environ['KDA_TRANSLATE']
+    check_raises('flags kda-translate is not asked to compile name the key',
+                 NotImplementedError,
+                 lambda: kda.chunk_kda(q[..., :60].contiguous(), k[..., :60].contiguous(),
+                                       v[..., :60].contiguous(), g[..., :60].contiguous(),
+                                       beta, use_qk_l2norm_in_kernel=True),
+                 'use_qk_l2norm_in_kernel=True')
     check_raises('non-contiguous q', ValueError,
                  lambda: kda.chunk_kda(q.transpose(1, 3).contiguous().transpose(1, 3),
                                        k, v, g, beta),
@@ -231,6 +303,17 @@ def main():
     else:
         print('skip fused: the library has no fused bundles (%s)' % ', '.join(names))
     check_errors()
+    if kda._compile.translator():
+        import tempfile
+        os.environ['KDA_CACHE_DIR'] = tempfile.mkdtemp(prefix='kda-cache-')
+        check_compiled(1, 70, 1, 2, 60, 100, torch.bfloat16)
+        check_compiled(2, 33, 1, 1, 60, 100, torch.bfloat16)  # same bundle
+        check_compiled(1, 100, 1, 2, 32, 48, torch.float32, state_v_first=True,
+                       offsets=[0, 1, 1, 40, 100])
+        check_compiled(1, 65, 2, 2, 64, 64, torch.float16)
+        check_compile_cache()
+    else:
+        print('skip compiled on demand: no kda-translate (KDA_TRANSLATE)')
     print('%d failed' % len(failures) if failures else 'PASS')
     return 1 if failures else 0
 

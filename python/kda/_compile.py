@@ -1,0 +1,147 @@
+"""Bundles compiled on demand: a call that no embedded default bundle
+covers is compiled with kda-translate, when the compiler is installed, and
+the bundle is cached on disk for later calls and other processes.
+
+The cache lives in $KDA_CACHE_DIR (default $XDG_CACHE_HOME/kda, else
+~/.cache/kda), under a directory named after the cache format version; a
+bundle's file name is the hash of its program text, the compiler (path,
+size and modification time) and the runtime library, so a rebuilt compiler
+or runtime never reuses an old bundle. A bundle is written to a temporary
+file and renamed into place, so processes compiling the same key at once
+each leave a whole file. kda-translate is $KDA_TRANSLATE, else the one of
+the build tree the runtime library comes from (build/bin), else the first
+on PATH; KDA_TRANSLATE=0 turns compiling off.
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+from . import _capi
+
+# Bumped when the program text or the cache layout changes meaning.
+CACHE_FORMAT = 'v1'
+
+
+def translator():
+    """The kda-translate to compile with, or None."""
+    env = os.environ.get('KDA_TRANSLATE')
+    if env is not None:
+        if env in ('', '0'):
+            return None
+        return env if os.access(env, os.X_OK) else None
+    lib = _capi.library_path()
+    if lib:
+        build = os.path.dirname(os.path.dirname(lib))
+        candidate = os.path.join(build, 'bin', 'kda-translate')
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which('kda-translate')
+
+
+def cache_dir():
+    """The directory bundles are cached in."""
+    root = os.environ.get('KDA_CACHE_DIR')
+    if not root:
+        base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
+            os.path.expanduser('~'), '.cache')
+        root = os.path.join(base, 'kda')
+    return os.path.join(root, CACHE_FORMAT)
+
+
+_MLIR_TYPES = {'torch.float32': 'f32', 'torch.float16': 'f16',
+               'torch.bfloat16': 'bf16'}
+
+
+def _element(t):
+    name = str(t.dtype)
+    if name not in _MLIR_TYPES:
+        raise NotImplementedError('dtype %s has no kernels' % t.dtype)
+    return _MLIR_TYPES[name]
+
+
+def program_text(q, v, g, beta, scale, state_v_first, varlen):
+    """A kda.chunk_fwd program for a call with fla's default flags (a
+    precomputed log gate, nothing computed in the kernel), with an initial
+    and a final state; batch, tokens and head counts dynamic."""
+    K, V = q.shape[-1], v.shape[-1]
+    b = '1' if varlen else '?'
+    qk = 'tensor<%sx?x?x%dx%s>' % (b, K, _element(q))
+    vt = 'tensor<%sx?x?x%dx%s>' % (b, V, _element(v))
+    gt = 'tensor<%sx?x?x%dx%s>' % (b, K, _element(g))
+    bt = 'tensor<%sx?x?x%s>' % (b, _element(beta))
+    st = 'tensor<?x?x%dx%dxf32>' % ((V, K) if state_v_first else (K, V))
+    args = ['%%q: %s' % qk, '%%k: %s' % qk, '%%v: %s' % vt, '%%g: %s' % gt,
+            '%%beta: %s' % bt, '%%h0: %s' % st]
+    types = [qk, qk, vt, gt, bt, st]
+    operands = '%q, %k, %v, %g, %beta initial_state %h0'
+    if varlen:
+        args.append('%cu: tensor<?xi64>')
+        types.append('tensor<?xi64>')
+        operands += ' cu_seqlens %cu'
+    attrs = []
+    if scale is not None:
+        attrs.append('scale = %.9g : f32' % scale)
+    if state_v_first:
+        attrs.append('state_layout = #kda<state_layout vk>')
+    attr_text = ' {%s}' % ', '.join(attrs) if attrs else ''
+    return ('func.func @fwd(%s) -> (%s, %s) {\n'
+            '  %%o, %%ht = kda.chunk_fwd %s%s\n'
+            '      : (%s) -> (%s, %s)\n'
+            '  return %%o, %%ht : %s, %s\n}\n' %
+            (', '.join(args), vt, st, operands, attr_text, ', '.join(types),
+             vt, st, vt, st))
+
+
+def _identity(path):
+    try:
+        info = os.stat(path)
+        return '%s:%d:%d' % (path, info.st_size, info.st_mtime_ns)
+    except OSError:
+        return path
+
+
+_loaded = {}
+
+
+def compiled_program(text, key):
+    """The loaded bundle of `text`, compiled (or found in the cache) with
+    kda-translate; raises NotImplementedError naming `key` when there is no
+    compiler or it rejects the program."""
+    tool = translator()
+    if tool is None:
+        raise NotImplementedError(
+            'kda.chunk_kda: no kernel bundle for this call (key: %s) and no '
+            'kda-translate to compile one (set KDA_TRANSLATE); the library '
+            'has %s' % (key, ', '.join(_capi.default_names()) or 'none'))
+    digest = hashlib.sha256('\n'.join(
+        [CACHE_FORMAT, _identity(tool), _identity(_capi.library_path() or ''),
+         text]).encode()).hexdigest()[:32]
+    if digest in _loaded:
+        return _loaded[digest]
+    directory = cache_dir()
+    path = os.path.join(directory, digest + '.kdab')
+    if not os.path.exists(path):
+        os.makedirs(directory, exist_ok=True)
+        fd, source = tempfile.mkstemp(suffix='.mlir', dir=directory)
+        with os.fdopen(fd, 'w') as fh:
+            fh.write(text)
+        fd, partial = tempfile.mkstemp(suffix='.kdab.tmp', dir=directory)
+        os.close(fd)
+        try:
+            done = subprocess.run([tool, source, '--kda-to-bundle', '-o', partial],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise NotImplementedError(
+                    'kda.chunk_kda: kda-translate could not compile a bundle '
+                    'for this call (key: %s): %s' %
+                    (key, done.stderr.strip().splitlines()[0:3]))
+            os.replace(partial, path)
+        finally:
+            for leftover in (source, partial):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
+    program = _capi.load_program(path)
+    _loaded[digest] = program
+    return program
