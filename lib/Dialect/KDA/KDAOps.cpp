@@ -189,41 +189,60 @@ LogicalResult WYRecomputeOp::verify() {
 // StateScanOp
 //===----------------------------------------------------------------------===//
 
+/// The inputs of both scan ops: kg, w (in kg's element type), u and G.
+static LogicalResult checkScanInputs(Operation *op, ShapeChecker &shapes,
+                                     Value kg, Value w, Value u, Value G) {
+  if (failed(shapes.check(kg, "kg", kGateLayout)) ||
+      failed(shapes.check(w, "w", kGateLayout)) ||
+      failed(verifyElementType(op, w, "w", elementTypeOf(kg), "operand 'kg'")) ||
+      failed(shapes.check(u, "u", kValueLayout)) ||
+      failed(shapes.check(G, "G", kGateLayout)))
+    return failure();
+  return success();
+}
+
+/// The states of both scan ops, N bound first: the initial state (if any),
+/// then what `between` checks, then the final state (if any).
+static LogicalResult checkScanStates(ShapeChecker &shapes, StateLayout layout,
+                                     Value cuSeqlens, Value h0, Value ht,
+                                     function_ref<LogicalResult()> between) {
+  std::string note = stateLayoutNote(layout);
+  shapes.bindNumSequences(cuSeqlens);
+  shapes.bindNumChunks(cuSeqlens);
+  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
+  if (h0 && failed(shapes.check(h0, "initial_state", stateDims, note)))
+    return failure();
+  if (failed(between()))
+    return failure();
+  if (ht && failed(shapes.check(ht, "final_state", stateDims, note)))
+    return failure();
+  return success();
+}
+
 LogicalResult StateScanOp::verify() {
   Operation *op = getOperation();
   if (failed(verifyChunkSize(op, getChunkSize())))
     return failure();
   ShapeChecker shapes(op);
   shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
-  Type ioType = elementTypeOf(getKg());
-  if (failed(shapes.check(getKg(), "kg", kGateLayout)) ||
-      failed(shapes.check(getW(), "w", kGateLayout)) ||
-      failed(verifyElementType(op, getW(), "w", ioType, "operand 'kg'")) ||
-      failed(shapes.check(getU(), "u", kValueLayout)) ||
-      failed(shapes.check(getG(), "G", kGateLayout)) ||
+  if (failed(checkScanInputs(op, shapes, getKg(), getW(), getU(), getG())) ||
       failed(shapes.checkHeadsAndFeatures()) ||
       failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
     return failure();
-
   StateLayout layout = getStateLayout();
-  std::string note = stateLayoutNote(layout);
-  shapes.bindNumSequences(getCuSeqlens());
-  shapes.bindNumChunks(getCuSeqlens());
-  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
-  if (Value h0 = getInitialState())
-    if (failed(shapes.check(h0, "initial_state", stateDims, note)))
-      return failure();
-  if (failed(shapes.check(getH(), "h", stateLayout(layout, {"B", "NT"}),
-                          note)) ||
-      failed(verifyElementType(op, getH(), "h", ioType, "operand 'kg'")) ||
-      failed(shapes.check(getVNew(), "v_new", kValueLayout)) ||
-      failed(verifyElementType(op, getVNew(), "v_new", elementTypeOf(getU()),
-                               "operand 'u'")))
-    return failure();
-  if (Value ht = getFinalState())
-    if (failed(shapes.check(ht, "final_state", stateDims, note)))
-      return failure();
-  return success();
+  return checkScanStates(
+      shapes, layout, getCuSeqlens(), getInitialState(), getFinalState(),
+      [&]() -> LogicalResult {
+        if (failed(shapes.check(getH(), "h", stateLayout(layout, {"B", "NT"}),
+                                stateLayoutNote(layout))) ||
+            failed(verifyElementType(op, getH(), "h", elementTypeOf(getKg()),
+                                     "operand 'kg'")) ||
+            failed(shapes.check(getVNew(), "v_new", kValueLayout)) ||
+            failed(verifyElementType(op, getVNew(), "v_new",
+                                     elementTypeOf(getU()), "operand 'u'")))
+          return failure();
+        return success();
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -270,11 +289,7 @@ LogicalResult StateScanOutputOp::verify() {
   ShapeChecker shapes(op);
   shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
   Type ioType = elementTypeOf(getKg());
-  if (failed(shapes.check(getKg(), "kg", kGateLayout)) ||
-      failed(shapes.check(getW(), "w", kGateLayout)) ||
-      failed(verifyElementType(op, getW(), "w", ioType, "operand 'kg'")) ||
-      failed(shapes.check(getU(), "u", kValueLayout)) ||
-      failed(shapes.check(getG(), "G", kGateLayout)) ||
+  if (failed(checkScanInputs(op, shapes, getKg(), getW(), getU(), getG())) ||
       failed(shapes.check(getQ(), "q", kQKLayout)) ||
       failed(verifyElementType(op, getQ(), "q", ioType, "operand 'kg'")) ||
       failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
@@ -282,21 +297,15 @@ LogicalResult StateScanOutputOp::verify() {
       failed(shapes.checkHeadsAndFeatures()) ||
       failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
     return failure();
-  StateLayout layout = getStateLayout();
-  std::string note = stateLayoutNote(layout);
-  shapes.bindNumSequences(getCuSeqlens());
-  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
-  if (Value h0 = getInitialState())
-    if (failed(shapes.check(h0, "initial_state", stateDims, note)))
-      return failure();
-  if (failed(shapes.check(getO(), "o", kValueLayout)) ||
-      failed(verifyElementType(op, getO(), "o", elementTypeOf(getU()),
-                               "operand 'u'")))
-    return failure();
-  if (Value ht = getFinalState())
-    if (failed(shapes.check(ht, "final_state", stateDims, note)))
-      return failure();
-  return success();
+  return checkScanStates(
+      shapes, getStateLayout(), getCuSeqlens(), getInitialState(),
+      getFinalState(), [&]() -> LogicalResult {
+        if (failed(shapes.check(getO(), "o", kValueLayout)) ||
+            failed(verifyElementType(op, getO(), "o", elementTypeOf(getU()),
+                                     "operand 'u'")))
+          return failure();
+        return success();
+      });
 }
 
 //===----------------------------------------------------------------------===//
