@@ -136,7 +136,7 @@ def compiled_program(text, key):
                 raise NotImplementedError(
                     'kda.chunk_kda: kda-translate could not compile a bundle '
                     'for this call (key: %s): %s' %
-                    (key, done.stderr.strip().splitlines()[0:3]))
+                    (key, ' | '.join(done.stderr.strip().splitlines()[:3])))
             os.replace(partial, path)
         finally:
             for leftover in (source, partial):

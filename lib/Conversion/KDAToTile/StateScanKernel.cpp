@@ -82,8 +82,8 @@ struct StateScanKernel {
   Value batch, seq, head, qkHead, v0;
   // Static sizes.
   int64_t kDim = 0, vDim = 0, bt = 0, numKTiles = 0;
-  /// Rows of K per state tile (stateTileRows) and columns of V per program.
-  int64_t kBK = 64, bv = kBV;
+  /// Rows of K per state tile (stateTileRows).
+  int64_t kBK = 64;
   bool vkLayout = false;
   /// Element type of kg, w and h (and of q and Aqk), and of u and v_new
   /// (and of o).
@@ -94,7 +94,7 @@ struct StateScanKernel {
   OpBuilder &b() { return t.b; }
   Location loc() { return t.loc; }
   bool fusedOutput() const { return static_cast<bool>(o); }
-  SmallVector<int64_t, 2> stateShape() { return {kBK, bv}; }
+  SmallVector<int64_t, 2> stateShape() { return {kBK, kBV}; }
   /// First K row of state tile `i`.
   Value kRow(int64_t i) { return t.index(i * kBK); }
 
@@ -105,7 +105,7 @@ struct StateScanKernel {
     if (!vkLayout)
       return t.load(t.tileOf(stateShape(), t.f32()), source,
                     {slot, head, kRow(i), v0}, {}, {2, 3});
-    Value vk = t.load(t.tileOf({bv, kBK}, t.f32()), source,
+    Value vk = t.load(t.tileOf({kBV, kBK}, t.f32()), source,
                       {slot, head, v0, kRow(i)}, {}, {2, 3});
     return t.trans(vk);
   }
@@ -157,7 +157,7 @@ struct StateScanKernel {
     const bool foldScale = sixteenBit && kDim <= 128;
     // One K tile of rd(q * 2^G) at a time, each dotted right away: with K
     // above 128 (up to four tiles of 64) only one is live.
-    Value out = t.zeros({bt, bv});
+    Value out = t.zeros({bt, kBV});
     for (int64_t i = 0; i < numKTiles; ++i) {
       Value qg = t.mul(t.toF32(loadRows(q, qkHead, rowStart, rowEnd, kRow(i),
                                         kBK, kDim)),
@@ -170,7 +170,7 @@ struct StateScanKernel {
                   tile::Precision::tf32);
     }
     if (!foldScale)
-      out = t.mul(out, t.splat(t.tileOf({bt, bv}, t.f32()), scale));
+      out = t.mul(out, t.splat(t.tileOf({bt, kBV}, t.f32()), scale));
     Value aqkTile = t.load(t.tileOf({bt, bt}, ioType), aqk,
                            {batch, rowStart, head, t.index(0)},
                            {rowEnd, t.index(bt)}, {1, 3});
@@ -200,12 +200,12 @@ struct StateScanKernel {
     }
 
     // 2. Vn = u - w . rd(S); v_new = rd(Vn).
-    Value ws = t.zeros({bt, bv});
+    Value ws = t.zeros({bt, kBV});
     for (int64_t i = 0; i < numKTiles; ++i) {
       Value wi = loadRows(w, rowStart, rowEnd, kRow(i), kBK, kDim);
       ws = t.dot(wi, rounded[i], ws, tile::Precision::ieee);
     }
-    Value ui = t.toF32(loadRows(u, rowStart, rowEnd, v0, bv, vDim));
+    Value ui = t.toF32(loadRows(u, rowStart, rowEnd, v0, kBV, vDim));
     Value vn = t.sub(ui, ws);
     Value vnOut = t.toElement(vn, vType);
     if (fusedOutput())
