@@ -210,7 +210,12 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
     Dots are the anchors: the f32 accumulator of an M x N dot takes the
     mma.sync accumulator layout with the kernel's warps along M (as many as
     M / 16 allows, the rest along N), A and B the operand layouts of the
-    same split. Layouts then spread until nothing changes, forward (an
+    same split. In a kernel where a dot's B operand is computed from a
+    dot's result (directly, through elementwise ops, or through a value a
+    loop carries: a recurrence like the state scan's), and every dot has
+    8 columns per warp, the warps go along N instead: each warp keeps its
+    own columns of the whole chain, and the A operands, which every warp
+    then reads whole, come from shared memory. Layouts then spread until nothing changes, forward (an
     elementwise result takes its operands' layout, a reduction the slice
     of its input's, a transpose the permuted input's, a loop's iter_arg
     and result its initial value's) and backward (a tile not yet placed
@@ -237,7 +242,10 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
     Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",
            "Threads per block when a kernel has no 'tile.num_threads' attribute">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "A remark per kernel: on registers, or why not">
+           "A remark per kernel: on registers, or why not">,
+    Option<"onlyRecurrences", "only-recurrences", "bool", /*default=*/"false",
+           "Place only kernels whose warps go along N: those where a dot's "
+           "B operand is computed from a dot's result (recurrences)">
   ];
 }
 
@@ -259,11 +267,20 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
       `mma.sync.m16n8k16` on the registers: the operands must be in the
       layouts mma.sync reads (`getMmaOperandA16` / `getMmaOperandB16` and
       `getMmaAccumulator` of `#tile.dist`), which is checked lane by lane;
+      a 16-bit load of 8 KiB or more that several warps would hold whole
+      and that only dots read (as A or B, itself or transposed) stays in
+      a padded shared buffer, copied there with `cp.async` (the wait and
+      its barrier right before the first reader), and the dots read its
+      fragments with
+      `ldmatrix` (`.trans` where the buffer holds the transpose of what
+      the fragment needs);
     - `tile.convert_layout`, `tile.trans` and `tile.broadcast` rename
-      registers when every thread already holds what its result needs;
-      otherwise `convert_layout` and `trans` go through shared memory
-      (a barrier, stores, a barrier, loads), and `broadcast` is an error
-      (its input must be a slice of its result's layout);
+      registers when every thread already holds what its result needs; a
+      16-bit `convert_layout` that, within each warp, transposes 8x8
+      blocks (an accumulator becoming a B operand) is one `movmatrix` per
+      register pair; otherwise `convert_layout` and `trans` go through
+      shared memory (a barrier, stores, a barrier, loads), and `broadcast`
+      is an error (its input must be a slice of its result's layout);
     - `tile.reduce` combines in registers, then across lanes with xor
       shuffles, then across warps through a small shared buffer.
 
@@ -285,7 +302,7 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::LLVM::LLVMDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::nvgpu::NVGPUDialect"
   ];
   let options = [
     Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",

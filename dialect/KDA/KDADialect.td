@@ -43,6 +43,10 @@ def KDA_Dialect : Dialect {
     /// Dictionary on a function holding kda.chunk_fwd: the key of the whole
     /// forward, which replaces the stages' keys.
     static constexpr ::llvm::StringLiteral getProgramKeyAttrName() { return "kda.program_key"; }
+    /// String on a preprocessing op (kda.l2norm, kda.beta_activation) that
+    /// kda.chunk_fwd's decomposition made: the name of the forward's input
+    /// it reads, as the manifest calls it ("q", "k", "beta").
+    static constexpr ::llvm::StringLiteral getInputNameAttrName() { return "kda.input_name"; }
   }];
 }
 

@@ -21,6 +21,7 @@ using namespace mlir::kda;
 /// (the GPU), and lose their layouts otherwise.
 static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
                                        bool registerTiles, bool assignLayouts,
+                                       bool registerRecurrences,
                                        int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
   if (fuseScanOutput)
@@ -28,8 +29,10 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
   pm.addPass(createConvertKDAToTilePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createHoistTileLoadsPass());
-  if (registerTiles && assignLayouts)
-    pm.addPass(createAssignTileLayoutsPass({numThreads, /*remarks=*/false}));
+  if (registerTiles && (assignLayouts || registerRecurrences))
+    pm.addPass(createAssignTileLayoutsPass(
+        {numThreads, /*remarks=*/false,
+         /*onlyRecurrences=*/!assignLayouts && registerRecurrences}));
   if (registerTiles)
     pm.addPass(createConvertTileToSIMTPass({numThreads}));
   pm.addPass(createDropTileLayoutsPass());
@@ -42,13 +45,15 @@ void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
                                    const KDAPipelineOptions &options) {
   buildTileAndLinalgPipeline(pm, options.fuseScanOutput,
                              /*registerTiles=*/false,
-                             /*assignLayouts=*/false, /*numThreads=*/0);
+                             /*assignLayouts=*/false,
+                             /*registerRecurrences=*/false, /*numThreads=*/0);
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
   buildTileAndLinalgPipeline(pm, options.fuseScanOutput, options.registerTiles,
-                             options.assignLayouts, options.numThreads);
+                             options.assignLayouts,
+                             options.registerRecurrences, options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(
       createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));

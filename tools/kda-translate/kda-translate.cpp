@@ -51,6 +51,13 @@ static llvm::cl::opt<bool> assignLayoutsOption(
                    "layouts (kda-assign-tile-layouts), then run it there"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> registerRecurrencesOption(
+    "register-recurrences",
+    llvm::cl::desc("Run the recurrence kernels (the state scan) on registers "
+                   "with assigned layouts, the others on the shared-memory "
+                   "mapping"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> fuseScanOutputOption(
     "fuse-scan-output",
     llvm::cl::desc("Compute the forward's output inside its state scan "
@@ -73,6 +80,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.maxRegisters = maxRegistersOption;
   options.registerTiles = !noRegisterTilesOption;
   options.assignLayouts = assignLayoutsOption;
+  options.registerRecurrences = registerRecurrencesOption;
   options.fuseScanOutput = fuseScanOutputOption;
   return options;
 }

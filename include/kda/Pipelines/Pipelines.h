@@ -68,6 +68,14 @@ struct KDAToPTXPipelineOptions
                      "registers #tile.dist layouts first "
                      "(kda-assign-tile-layouts)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> registerRecurrences{
+      *this, "register-recurrences",
+      llvm::cl::desc("Give #tile.dist layouts to the kernels that are "
+                     "recurrences (a dot's B operand computed from a dot's "
+                     "result, e.g. the state scan) and run them on "
+                     "registers; the other kernels keep the shared-memory "
+                     "mapping"),
+      llvm::cl::init(false)};
   KDA_STAGE_FUSION_OPTIONS
 };
 

@@ -30,6 +30,9 @@ struct PTXEmitterOptions {
   /// Kernels without layouts that can run on registers get layouts first
   /// (kda-assign-tile-layouts).
   bool assignLayouts = false;
+  /// Only the recurrence kernels (the state scan) get layouts and run on
+  /// registers (kda-assign-tile-layouts only-recurrences).
+  bool registerRecurrences = false;
   /// The output runs inside the state scan (kda-fuse-scan-output).
   bool fuseScanOutput = false;
 };

@@ -6,7 +6,9 @@
 // Dots are the anchors: an f32 accumulator of M x N takes the mma.sync
 // accumulator layout with the kernel's warps along M (as many as M / 16
 // allows, the rest along N), its operands the A and B operand layouts of
-// the same warp split. Layouts then spread until nothing changes:
+// the same warp split. In a kernel where a dot's B operand is computed
+// from a dot's result (a recurrence), the warps go along N instead, so
+// that each warp keeps its own columns of the whole chain. Layouts then spread until nothing changes:
 // forward (an elementwise result takes its operands' layout, a reduction
 // the slice of its input's, a transpose the permuted input's, a loop
 // result its initial value's) and backward (a value nobody has placed yet
@@ -32,7 +34,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_ASSIGNTILELAYOUTSPASS
@@ -61,17 +66,28 @@ struct DotLayouts {
   DistLayoutAttr acc, a, b;
 };
 
-DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps) {
+DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps,
+                         bool warpsAlongColumns) {
   MLIRContext *ctx = dot.getContext();
   int64_t m = getTileType(dot.getAcc()).getDimSize(0);
   int64_t n = getTileType(dot.getAcc()).getDimSize(1);
   int64_t k = getTileType(dot.getA()).getDimSize(1);
-  int64_t warpsM = 1;
-  while (warpsM * 2 <= numWarps && m % (16 * warpsM * 2) == 0)
-    warpsM *= 2;
-  int64_t warpsN = 1;
-  while (warpsM * warpsN * 2 <= numWarps && n % (8 * warpsN * 2) == 0)
-    warpsN *= 2;
+  int64_t warpsM = 1, warpsN = 1;
+  auto splitRows = [&] {
+    while (warpsM * warpsN * 2 <= numWarps && m % (16 * warpsM * 2) == 0)
+      warpsM *= 2;
+  };
+  auto splitColumns = [&] {
+    while (warpsM * warpsN * 2 <= numWarps && n % (8 * warpsN * 2) == 0)
+      warpsN *= 2;
+  };
+  if (warpsAlongColumns) {
+    splitColumns();
+    splitRows();
+  } else {
+    splitRows();
+    splitColumns();
+  }
   DotLayouts layouts;
   layouts.acc = DistLayoutAttr::getMmaAccumulator(ctx, m, n, warpsM, warpsN);
   layouts.a = DistLayoutAttr::getMmaOperandA16(ctx, m, k, warpsM);
@@ -81,6 +97,52 @@ DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps) {
                                   {2, 1}, {4, 8}, {2, 1}, {1, 4},
                                   {1, warpsM});
   return layouts;
+}
+
+/// True when the B operand of some dot of `kernel` is computed from a dot's
+/// result: directly, through elementwise ops, transposes and broadcasts, or
+/// through a loop-carried value that a dot updates (a recurrence such as
+/// the state scan's S -> w . rd(S) -> kg^T . rd(u - w . S) -> S).
+bool hasChainedB(func::FuncOp kernel) {
+  llvm::DenseSet<Value> seen;
+  std::function<bool(Value)> fromDot = [&](Value v) -> bool {
+    if (!getTileType(v) || !seen.insert(v).second)
+      return false;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() == 0)
+        return false;
+      unsigned i = arg.getArgNumber() - 1;
+      return fromDot(loop.getYieldedValues()[i]) ||
+             fromDot(loop.getInitArgs()[i]);
+    }
+    Operation *def = v.getDefiningOp();
+    if (isa<tile::DotOp>(def))
+      return true;
+    if (auto loop = dyn_cast<scf::ForOp>(def))
+      return fromDot(
+          loop.getYieldedValues()[cast<OpResult>(v).getResultNumber()]);
+    if (isElementwise(def) ||
+        isa<tile::TransOp, tile::BroadcastOp, tile::ConvertLayoutOp>(def))
+      return llvm::any_of(def->getOperands(), fromDot);
+    return false;
+  };
+  bool chained = false;
+  kernel.walk([&](tile::DotOp dot) { chained |= fromDot(dot.getB()); });
+  return chained;
+}
+
+/// True when the kernel's dots split their warps along N (columns) first:
+/// when a B operand is chained (hasChainedB) and every dot has columns
+/// for all warps. Each warp then computes its own columns of the whole
+/// chain, and chained results never cross warps; the A operands, which
+/// every warp reads whole, come from shared memory (keepsInSharedMemory).
+bool splitsWarpsAlongColumns(func::FuncOp kernel, int64_t numWarps) {
+  bool allColumns = true;
+  kernel.walk([&](tile::DotOp dot) {
+    allColumns &= getTileType(dot.getAcc()).getDimSize(1) % (8 * numWarps) == 0;
+  });
+  return numWarps > 1 && allColumns && hasChainedB(kernel);
 }
 
 /// `layout` with its dimensions permuted: dimension i of the result is
@@ -290,6 +352,10 @@ bool LayoutAssignment::spreadForward(Operation *op) {
       DistLayoutAttr layout = layouts.lookup(arg);
       if (!layout)
         layout = layouts.lookup(init);
+      // A value the loop carries from a dot: the layout it comes back in.
+      if (!layout)
+        layout = layouts.lookup(
+            loop.getYieldedValues()[arg.getArgNumber() - 1]);
       changed |= place(arg, layout);
       changed |= place(result, layout);
     }
@@ -319,18 +385,28 @@ bool LayoutAssignment::spreadBackward(Operation *op) {
 }
 
 void LayoutAssignment::run() {
+  bool warpsAlongColumns = splitsWarpsAlongColumns(kernel, numWarps);
   kernel.walk([&](Operation *op) {
     if (op != kernel.getOperation())
       ops.push_back(op);
     if (auto dot = dyn_cast<tile::DotOp>(op))
-      dots[op] = getDotLayouts(dot, numWarps);
+      dots[op] = getDotLayouts(dot, numWarps, warpsAlongColumns);
   });
   while (true) {
+    // Forward until nothing changes, then one backward sweep, and again:
+    // a value takes its producer's layout before any user's, so that a
+    // conversion goes after an elementwise op rather than before it (after
+    // a truncf, on the narrower value).
     bool changed = true;
     while (changed) {
       changed = false;
-      for (Operation *op : ops)
-        changed |= spreadForward(op);
+      bool forward = true;
+      while (forward) {
+        forward = false;
+        for (Operation *op : ops)
+          forward |= spreadForward(op);
+        changed |= forward;
+      }
       for (Operation *op : llvm::reverse(ops))
         changed |= spreadBackward(op);
     }
@@ -425,6 +501,14 @@ struct AssignTileLayoutsPass
               << "@" << kernel.getName()
               << " stays on the shared-memory mapping: tile.num_threads ("
               << numThreads << ") is not a whole number of warps";
+        continue;
+      }
+      if (onlyRecurrences &&
+          !splitsWarpsAlongColumns(kernel, numThreads / kWarpSize)) {
+        if (remarks)
+          kernel.emitRemark() << "@" << kernel.getName()
+                              << " stays on the shared-memory mapping: it is "
+                                 "not a recurrence (only-recurrences)";
         continue;
       }
       LayoutAssignment assignment(kernel, numThreads / kWarpSize);

@@ -99,9 +99,11 @@ void decompose(ChunkFwdOp op) {
   Value q = op.getQ(), kIn = op.getK(), beta = op.getBeta();
   if (op.getUseQkL2norm()) {
     auto qNorm = L2NormOp::create(b, loc, qType, q);
-    qNorm->setAttr("kda.input_name", b.getStringAttr("q"));
+    qNorm->setAttr(KDADialect::getInputNameAttrName(),
+                  b.getStringAttr("q"));
     auto kNorm = L2NormOp::create(b, loc, qType, kIn);
-    kNorm->setAttr("kda.input_name", b.getStringAttr("k"));
+    kNorm->setAttr(KDADialect::getInputNameAttrName(),
+                  b.getStringAttr("k"));
     q = qNorm.getResult();
     kIn = kNorm.getResult();
   }
@@ -109,7 +111,8 @@ void decompose(ChunkFwdOp op) {
     auto activation = BetaActivationOp::create(
         b, loc, tensorOf(betaType.getShape(), f32), beta,
         op.getAllowNegEigval());
-    activation->setAttr("kda.input_name", b.getStringAttr("beta"));
+    activation->setAttr(KDADialect::getInputNameAttrName(),
+                        b.getStringAttr("beta"));
     beta = activation.getResult();
   }
 

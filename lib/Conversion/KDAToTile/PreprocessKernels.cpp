@@ -87,7 +87,8 @@ void launchFlat(OpBuilder &h, Location loc, func::FuncOp kernel, Value gridX,
 /// `kda.input_name` attribute (set when kda.chunk_fwd is decomposed), else
 /// `fallback`.
 StringRef inputName(Operation *op, StringRef fallback) {
-  if (auto name = op->getAttrOfType<StringAttr>("kda.input_name"))
+  if (auto name = op->getAttrOfType<StringAttr>(
+          KDADialect::getInputNameAttrName()))
     return name.getValue();
   return fallback;
 }

@@ -7,10 +7,11 @@
 // B block) against the tiles' layouts. The operands' layouts must put each
 // fragment element in the lane mma.sync expects (the layouts of
 // DistLayoutAttr::getMmaAccumulator / getMmaOperandA16 / getMmaOperandB16
-// do); a tile in another layout needs a tile.convert_layout first. A B
-// operand kept in shared memory (keepsInSharedMemory) is read fragment by
-// fragment with ldmatrix.x2.trans instead, once per K step and column
-// block of the warp.
+// do); a tile in another layout needs a tile.convert_layout first. An
+// operand kept in shared memory (keepsInSharedMemory), or the transpose of
+// one, is read fragment by fragment with ldmatrix instead (.x4 for A, .x2
+// for B; .trans where the buffer's rows run along the fragment's columns),
+// once per K step and row (A) or column (B) block of the warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,8 +106,9 @@ private:
 struct MmaBlock {
   SmallVector<int64_t> accRegs;
   SmallVector<SmallVector<int64_t>> aRegs, bRegs;
-  /// The block's first column in warp 0's part of the accumulator.
-  int64_t column = 0;
+  /// The block's first row and column in warp 0's part of the
+  /// accumulator.
+  int64_t row = 0, column = 0;
 };
 
 /// The mma.sync blocks of `op` into `blocks`, or failure with the op's
@@ -162,7 +164,7 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
         accLanes.fragment({origin[0], origin[1]}, accumulatorSlot, 4);
     if (failed(acc))
       continue;
-    MmaBlock block{*acc, {}, {}, origin[1]};
+    MmaBlock block{*acc, {}, {}, origin[0], origin[1]};
     for (int64_t k0 = 0; k0 < k; k0 += 16) {
       FailureOr<SmallVector<int64_t>> a =
           aLanes.fragment({origin[0], k0}, operandASlot, 8);
@@ -199,20 +201,41 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
   return success();
 }
 
-/// The two bf16/f16 pairs (as mma.sync takes them) of the B fragment at
-/// rows [k0, k0 + 16) and columns [n0, n0 + 8) of the shared buffer
-/// `buffer` (row-major, padded rows): one ldmatrix.x2.trans, lanes 0-15
-/// giving the addresses of the 16 rows.
-std::array<Value, 2> loadSharedFragmentB(OpBuilder &b, Location loc,
-                                         Value buffer, Value lane, Value k0,
-                                         Value n0) {
+/// An operand kept in shared memory (keepsInSharedMemory): the padded
+/// buffer of the loaded tile, and whether the dot reads its transpose.
+struct SharedOperand {
+  Value buffer;
+  bool transposed = false;
+};
+
+/// The shared buffer `operand` of a dot is read from, if any: the operand
+/// is a load kept in shared memory, or a tile.trans of one.
+SharedOperand findSharedOperand(Value operand,
+                                const SharedOperandMap &sharedOperands) {
+  Operation *def = operand.getDefiningOp();
+  bool transposed = false;
+  if (auto trans = dyn_cast_or_null<tile::TransOp>(def)) {
+    def = trans.getInput().getDefiningOp();
+    transposed = true;
+  }
+  Value buffer = def ? sharedOperands.lookup(def) : Value();
+  return {buffer, buffer && transposed};
+}
+
+/// `num` 8x8 matrices of 16-bit elements read by one ldmatrix (.trans
+/// with `transpose`) from the padded shared buffer `buffer`, each lane
+/// giving the address of element (`row`, `column`): the i32 registers,
+/// one per matrix, in the order mma.sync takes them when the lanes'
+/// addresses follow the fragment (see the callers).
+SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value buffer,
+                                Value row, Value column, int num,
+                                bool transpose) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
   auto type = cast<MemRefType>(buffer.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
-  Value row = arith::AddIOp::create(
-      b, loc, k0, arith::RemUIOp::create(b, loc, lane, cst(16)));
   Value element = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, row, cst(type.getDimSize(1))), n0);
+      b, loc, arith::MulIOp::create(b, loc, row, cst(type.getDimSize(1))),
+      column);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   Value address = arith::AddIOp::create(
@@ -224,13 +247,61 @@ std::array<Value, 2> loadSharedFragmentB(OpBuilder &b, Location loc,
   Value pointer = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
       arith::IndexCastUIOp::create(b, loc, i64, address).getResult());
-  auto pairType = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
-  Value pairs = NVVM::LdMatrixOp::create(
-      b, loc, pairType, pointer, /*num=*/2, NVVM::MMALayout::col,
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(num, i32));
+  Value words = NVVM::LdMatrixOp::create(
+      b, loc, resultType, pointer, num,
+      transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
       NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
       NVVM::LdStMatrixEltType::B16);
-  return {LLVM::ExtractValueOp::create(b, loc, pairs, 0).getResult(),
-          LLVM::ExtractValueOp::create(b, loc, pairs, 1).getResult()};
+  SmallVector<Value> result;
+  for (int i = 0; i < num; ++i)
+    result.push_back(LLVM::ExtractValueOp::create(b, loc, words, i));
+  return result;
+}
+
+/// The four registers of the A fragment of rows [m0, m0 + 16) and columns
+/// [k0, k0 + 16) of a shared operand: one ldmatrix.x4. Lanes 8i..8i+7
+/// address matrix i (a0a1: rows 0-7, columns 0-7; a2a3: rows 8-15; a4a5:
+/// columns 8-15; a6a7: both); a transposed operand's buffer holds A^T, and
+/// .trans turns its 8x8 blocks back.
+SmallVector<Value> loadSharedFragmentA(OpBuilder &b, Location loc,
+                                       SharedOperand shared, Value lane,
+                                       Value m0, Value k0) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
+  auto mul = [&](Value x, int64_t y) { return arith::MulIOp::create(b, loc, x, cst(y)); };
+  Value low8 = arith::RemUIOp::create(b, loc, lane, cst(8));
+  Value matrix = arith::DivUIOp::create(b, loc, lane, cst(8));
+  Value rowHalf = arith::RemUIOp::create(b, loc, matrix, cst(2));
+  Value columnHalf = arith::DivUIOp::create(b, loc, matrix, cst(2));
+  if (!shared.transposed)
+    return loadMatrices(b, loc, shared.buffer,
+                        add(m0, add(low8, mul(rowHalf, 8))),
+                        add(k0, mul(columnHalf, 8)), 4, /*transpose=*/false);
+  return loadMatrices(b, loc, shared.buffer,
+                      add(k0, add(low8, mul(columnHalf, 8))),
+                      add(m0, mul(rowHalf, 8)), 4, /*transpose=*/true);
+}
+
+/// The two registers of the B fragment of rows [k0, k0 + 16) and columns
+/// [n0, n0 + 8) of a shared operand: one ldmatrix.x2, lanes 0-7 addressing
+/// rows 0-7 (b0b1) and lanes 8-15 rows 8-15 (b2b3); .trans for a buffer
+/// that holds B itself, plain for one that holds B^T.
+SmallVector<Value> loadSharedFragmentB(OpBuilder &b, Location loc,
+                                       SharedOperand shared, Value lane,
+                                       Value k0, Value n0) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); };
+  Value low8 = arith::RemUIOp::create(b, loc, lane, cst(8));
+  Value half = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, lane, cst(8)), cst(2));
+  Value half8 = arith::MulIOp::create(b, loc, half, cst(8));
+  if (!shared.transposed)
+    return loadMatrices(b, loc, shared.buffer, add(k0, add(low8, half8)), n0,
+                        2, /*transpose=*/true);
+  return loadMatrices(b, loc, shared.buffer, add(n0, low8), add(k0, half8), 2,
+                      /*transpose=*/false);
 }
 
 struct DotToMma : OpConversionPattern<tile::DotOp> {
@@ -249,33 +320,54 @@ struct DotToMma : OpConversionPattern<tile::DotOp> {
     Type element = aType.getElementType();
     DistLayoutAttr cLayout = getLayout(cType);
     Location loc = op.getLoc();
-    // B kept in shared memory (keepsInSharedMemory): its fragments come
-    // from the buffer, once per K step and column block.
-    Value sharedB = sharedOperands.lookup(op.getB().getDefiningOp());
-    Value lane, warpColumn;
-    llvm::DenseMap<std::pair<int64_t, int64_t>, std::array<Value, 2>>
-        sharedFragments;
-    if (sharedB) {
+    // Operands kept in shared memory (keepsInSharedMemory): their
+    // fragments come from the buffer, once per K step and row (A) or
+    // column (B) block of the warp.
+    SharedOperand sharedA = findSharedOperand(op.getA(), sharedOperands);
+    SharedOperand sharedB = findSharedOperand(op.getB(), sharedOperands);
+    Value lane, warpRow, warpColumn;
+    using FragmentKey = std::pair<int64_t, int64_t>;
+    llvm::DenseMap<FragmentKey, SmallVector<Value>> fragmentsA, fragmentsB;
+    if (sharedA.buffer || sharedB.buffer) {
       ThreadPosition thread = getThreadPosition(rewriter, loc);
       lane = thread.lane;
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      // The warp's first accumulator column (lane 0 of the warp).
-      warpColumn =
-          getThreadOffsets(rewriter, loc, cLayout, {zero, thread.warp})[1];
+      // The warp's first accumulator row and column (lane 0 of the warp).
+      SmallVector<Value> offsets =
+          getThreadOffsets(rewriter, loc, cLayout, {zero, thread.warp});
+      warpRow = offsets[0];
+      warpColumn = offsets[1];
     }
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    // f16 pairs travel as vector<2xf16>, bf16 pairs as i32.
+    auto asPairs = [&](SmallVector<Value> words) {
+      if (!element.isBF16())
+        for (Value &word : words)
+          word = vector::BitCastOp::create(
+              rewriter, loc, VectorType::get({2}, element),
+              vector::BroadcastOp::create(
+                  rewriter, loc, VectorType::get({1}, rewriter.getI32Type()),
+                  word));
+      return words;
+    };
+    auto sharedFragmentA = [&](int64_t row, int64_t k0) {
+      auto [it, inserted] = fragmentsA.try_emplace({row, k0});
+      if (inserted)
+        it->second = asPairs(loadSharedFragmentA(
+            rewriter, loc, sharedA, lane,
+            arith::AddIOp::create(rewriter, loc, warpRow, index(row)),
+            index(k0)));
+      return it->second;
+    };
     auto sharedFragmentB = [&](int64_t k0, int64_t column) {
-      auto key = std::make_pair(k0, column);
-      auto it = sharedFragments.find(key);
-      if (it != sharedFragments.end())
-        return it->second;
-      Value n0 = arith::AddIOp::create(
-          rewriter, loc, warpColumn,
-          arith::ConstantIndexOp::create(rewriter, loc, column));
-      std::array<Value, 2> pairs = loadSharedFragmentB(
-          rewriter, loc, sharedB, lane,
-          arith::ConstantIndexOp::create(rewriter, loc, k0), n0);
-      sharedFragments[key] = pairs;
-      return pairs;
+      auto [it, inserted] = fragmentsB.try_emplace({k0, column});
+      if (inserted)
+        it->second = asPairs(loadSharedFragmentB(
+            rewriter, loc, sharedB, lane, index(k0),
+            arith::AddIOp::create(rewriter, loc, warpColumn, index(column))));
+      return it->second;
     };
     auto pack = [&](Value registers, int64_t lo, int64_t hi) -> Value {
       Value pair = vector::FromElementsOp::create(
@@ -303,20 +395,15 @@ struct DotToMma : OpConversionPattern<tile::DotOp> {
            llvm::enumerate(llvm::zip(block.aRegs, block.bRegs))) {
         auto [aRegs, bRegs] = regs;
         SmallVector<Value> a, b, c;
-        for (int64_t p = 0; p < 4; ++p)
-          a.push_back(pack(adaptor.getA(), aRegs[2 * p], aRegs[2 * p + 1]));
-        if (sharedB) {
-          std::array<Value, 2> pairs =
-              sharedFragmentB(16 * static_cast<int64_t>(step), block.column);
-          b.append(pairs.begin(), pairs.end());
-          // f16 pairs travel as vector<2xf16>.
-          if (!element.isBF16())
-            for (Value &pair : b)
-              pair = vector::BitCastOp::create(
-                  rewriter, loc, VectorType::get({2}, element),
-                  vector::BroadcastOp::create(
-                      rewriter, loc,
-                      VectorType::get({1}, rewriter.getI32Type()), pair));
+        int64_t k0 = 16 * static_cast<int64_t>(step);
+        if (sharedA.buffer) {
+          a = sharedFragmentA(block.row, k0);
+        } else {
+          for (int64_t p = 0; p < 4; ++p)
+            a.push_back(pack(adaptor.getA(), aRegs[2 * p], aRegs[2 * p + 1]));
+        }
+        if (sharedB.buffer) {
+          b = sharedFragmentB(k0, block.column);
         } else {
           for (int64_t p = 0; p < 2; ++p)
             b.push_back(pack(adaptor.getB(), bRegs[2 * p], bRegs[2 * p + 1]));

@@ -132,6 +132,44 @@ simt::matchRegisters(DistLayoutAttr src, DistLayoutAttr dst, int64_t numWarps,
   return match;
 }
 
+FailureOr<SmallVector<std::array<int64_t, 2>>>
+simt::matchWarpTransposes(DistLayoutAttr src, DistLayoutAttr dst,
+                          int64_t numWarps, CoordinateMap dstToSrc) {
+  const int64_t numSrc = src.getNumRegisters();
+  const int64_t numDst = dst.getNumRegisters();
+  if (numDst % 2)
+    return failure();
+  auto findSource = [&](int64_t warp, ArrayRef<int64_t> wanted) -> int64_t {
+    for (int64_t r = 0; r < numSrc; ++r)
+      if (llvm::equal(src.getCoordinates(warp, 0, r), wanted))
+        return r;
+    return -1;
+  };
+  SmallVector<std::array<int64_t, 2>> pairs;
+  for (int64_t d = 0; d < numDst; d += 2) {
+    // movmatrix.trans: destination lane l, element j holds source row
+    // 2 (l % 4) + j, column l / 4 of the 8x8 matrix, which source lane
+    // 4 row + column / 2 holds as element column % 2. Lane 0's element 0
+    // comes from source lane 0's element 0, lane 4's from its element 1.
+    std::array<int64_t, 2> pair = {
+        findSource(0, dstToSrc(dst.getCoordinates(0, 0, d))),
+        findSource(0, dstToSrc(dst.getCoordinates(0, 4, d)))};
+    if (pair[0] < 0 || pair[1] < 0)
+      return failure();
+    for (int64_t warp = 0; warp < std::max<int64_t>(numWarps, 1); ++warp)
+      for (int64_t lane = 0; lane < DistLayoutAttr::kWarpSize; ++lane)
+        for (int64_t j = 0; j < 2; ++j) {
+          int64_t row = 2 * (lane % 4) + j, column = lane / 4;
+          if (!llvm::equal(src.getCoordinates(warp, 4 * row + column / 2,
+                                              pair[column % 2]),
+                           dstToSrc(dst.getCoordinates(warp, lane, d + j))))
+            return failure();
+        }
+    pairs.push_back(pair);
+  }
+  return pairs;
+}
+
 int64_t simt::getProgramWarps(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
   auto threads = func ? func->getAttrOfType<IntegerAttr>(

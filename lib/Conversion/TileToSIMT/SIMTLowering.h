@@ -18,6 +18,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <array>
+
 namespace mlir::kda::simt {
 
 using tile::DistLayoutAttr;
@@ -61,6 +63,15 @@ FailureOr<SmallVector<int64_t>> matchRegisters(DistLayoutAttr src,
                                                int64_t numWarps,
                                                CoordinateMap dstToSrc);
 
+/// For 16-bit tiles whose layout change is, within each warp, a transpose
+/// of 8x8 matrices (an mma.sync accumulator turning into a B operand): for
+/// each pair of registers (d, d + 1) of `dst`, the two registers of `src`
+/// that movmatrix.m8n8.trans reads as one pair to produce it; failure if
+/// the change is anything else. `dstToSrc` as in matchRegisters.
+FailureOr<SmallVector<std::array<int64_t, 2>>>
+matchWarpTransposes(DistLayoutAttr src, DistLayoutAttr dst, int64_t numWarps,
+                    CoordinateMap dstToSrc);
+
 /// Warps of the tile kernel around `op` (tile.num_threads / 32).
 int64_t getProgramWarps(Operation *op);
 
@@ -82,18 +93,19 @@ Value convertThroughSharedMemory(OpBuilder &b, Location loc, Value registers,
                                  RankedTensorType dstType, int64_t numWarps,
                                  ArrayRef<int64_t> permutation = {});
 
-/// Dot B operands kept in shared memory: each tile.load whose tile only
-/// dots read as their B operand (and that every warp would otherwise hold
-/// whole, see keepsInSharedMemory), with the buffer its tile is stored to:
-/// [K, N + kSharedOperandPad] elements, rows padded so that the 8 rows an
+/// Dot operands kept in shared memory: each tile.load whose tile only dots
+/// read (and that every warp would otherwise hold whole, see
+/// keepsInSharedMemory), with the buffer its tile is stored to:
+/// [rows, columns + kSharedOperandPad] elements, rows padded so that the 8 rows an
 /// ldmatrix reads fall in different banks.
 using SharedOperandMap = llvm::DenseMap<Operation *, Value>;
 constexpr int64_t kSharedOperandPad = 8;
 
-/// True when `load`'s tile is read only as the B operand of 16-bit dots,
-/// is at least 8 KiB and would be held whole by several warps: it stays in
-/// shared memory, and the dots read their fragments from there (ldmatrix)
-/// instead of every warp keeping the whole tile in registers.
+/// True when `load`'s tile is read only by 16-bit dots, as their A or B
+/// operand, itself or through a tile.trans, is at least 8 KiB and would be
+/// held whole by several warps: it stays in shared memory, and the dots
+/// read their fragments from there (ldmatrix) instead of every warp keeping
+/// the whole tile in registers.
 bool keepsInSharedMemory(tile::LoadOp load);
 
 /// Checks, before any rewriting, that an op has a per-thread lowering with

@@ -13,9 +13,12 @@
 // in a coalesced layout over all warps, and hands it out through shared
 // memory. (Measured on an H200: the forward's 8-16 KiB B operands gain,
 // the 2 KiB ones of the register chain lose; docs/performance.md.) When
-// dots are the only readers of such a tile, as their B operand, it stays
-// in that shared buffer (rows padded, keepsInSharedMemory) and the dots
-// read their fragments from it with ldmatrix (SIMTDot.cpp).
+// dots are the only readers of such a tile (as A or B, itself or through
+// a tile.trans), it stays in a shared buffer (rows padded,
+// keepsInSharedMemory), copied there by cp.async without passing through
+// registers, and the dots read their fragments from it with ldmatrix
+// (SIMTDot.cpp); the wait for the copies and the barrier that publishes
+// them go right before the first reader.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +29,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -150,46 +155,36 @@ int64_t distinctWarps(DistLayoutAttr layout) {
   return n;
 }
 
-/// The tile of `staged` (registers in a layout without replicated
-/// elements) stored to a new padded shared buffer of its shape: a barrier
-/// first (readers of an earlier trip through a loop), then each thread's
-/// runs along the last dimension as vector stores, then a barrier.
-Value storeToSharedOperand(OpBuilder &b, Location loc, Value staged,
-                           RankedTensorType stagedType) {
-  DistLayoutAttr layout = getLayout(stagedType);
-  ArrayRef<int64_t> shape = stagedType.getShape();
-  Type element = stagedType.getElementType();
+/// A new shared buffer of `type`'s shape with rows padded by
+/// kSharedOperandPad elements (ldmatrix reads 8 rows on 8 bank groups).
+Value allocSharedOperand(OpBuilder &b, Location loc, RankedTensorType type) {
   auto space = gpu::AddressSpaceAttr::get(b.getContext(),
                                           gpu::AddressSpace::Workgroup);
-  auto bufferType =
-      MemRefType::get({shape[0], shape[1] + kSharedOperandPad}, element,
-                      MemRefLayoutAttrInterface(), space);
-  Value buffer = memref::AllocOp::create(b, loc, bufferType);
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  ThreadPosition thread = getThreadPosition(b, loc);
-  SmallVector<Value> base = getThreadOffsets(b, loc, layout, thread);
-  int64_t run = std::min<int64_t>(layout.getElems()[1],
-                                  16 * 8 / element.getIntOrFloatBitWidth());
-  gpu::BarrierOp::create(b, loc);
-  for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
-    SmallVector<int64_t> offsets = layout.getRegisterOffsets(r);
-    SmallVector<Value> at;
-    for (auto [v, o] : llvm::zip(base, offsets))
-      at.push_back(o ? arith::AddIOp::create(b, loc, v, cst(o)).getResult()
-                     : v);
-    SmallVector<Value> values;
-    for (int64_t i = 0; i < run; ++i)
-      values.push_back(extractRegister(b, loc, staged, r + i));
-    if (run == 1) {
-      memref::StoreOp::create(b, loc, values[0], buffer, at);
-      continue;
+  ArrayRef<int64_t> shape = type.getShape();
+  return memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({shape[0], shape[1] + kSharedOperandPad},
+                      type.getElementType(), MemRefLayoutAttrInterface(),
+                      space));
+}
+
+/// The first op in `load`'s block that reads its tile (directly or through
+/// a tile.trans), when every reader is in that block; null otherwise.
+Operation *firstReaderInBlock(tile::LoadOp load) {
+  Block *block = load->getBlock();
+  Operation *first = nullptr;
+  for (Operation *user : load.getResult().getUsers()) {
+    SmallVector<Operation *> readers = {user};
+    if (auto trans = dyn_cast<tile::TransOp>(user))
+      readers.append(trans->user_begin(), trans->user_end());
+    for (Operation *reader : readers) {
+      if (reader->getBlock() != block)
+        return nullptr;
+      if (!first || reader->isBeforeInBlock(first))
+        first = reader;
     }
-    Value vec = vector::FromElementsOp::create(
-        b, loc, VectorType::get({run}, element), values);
-    vector::StoreOp::create(b, loc, vec, buffer, at);
   }
-  gpu::BarrierOp::create(b, loc);
-  return buffer;
+  return first;
 }
 
 struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
@@ -207,14 +202,23 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
     Location loc = op.getLoc();
     int64_t numWarps = getProgramWarps(op);
     if (keepsInSharedMemory(op)) {
-      // Read once, coalesced, into a shared buffer the dots read from; the
-      // registers of the tile itself are never used.
+      // Copied once, coalesced, with cp.async into a shared buffer the dots
+      // read from; the registers of the tile itself are never used.
       auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
       DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
-      auto stagedType = RankedTensorType::get(type.getShape(),
-                                              type.getElementType(), coalesced);
-      Value staged = emitLoad(rewriter, loc, op, adaptor, coalesced, stagedType);
-      sharedOperands[op] = storeToSharedOperand(rewriter, loc, staged, stagedType);
+      Value buffer = allocSharedOperand(rewriter, loc, type);
+      copyToShared(rewriter, loc, op, adaptor, coalesced, buffer);
+      // Every thread's copies done and seen by all before the first reader
+      // (the work in between overlaps them); right here if the readers are
+      // elsewhere.
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (Operation *first = firstReaderInBlock(op))
+          rewriter.setInsertionPoint(first);
+        NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
+        gpu::BarrierOp::create(rewriter, loc);
+      }
+      sharedOperands[op] = buffer;
       VectorType registers = getRegisterType(type);
       rewriter.replaceOp(
           op, arith::ConstantOp::create(
@@ -241,6 +245,87 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
     }
     rewriter.replaceOp(op, emitLoad(rewriter, loc, op, adaptor, layout, type));
     return success();
+  }
+
+  /// Copies the tile of `op` into `buffer` (shared, rows padded): each
+  /// thread takes its runs of `layout` (16 bytes per lane along rows); a
+  /// run inside the box whose address is aligned (checked at run time) is
+  /// one cp.async, committed where it is issued; any other run is read
+  /// element by element (the padding value outside the box) and stored.
+  /// A barrier first: readers of an earlier trip through a loop are done
+  /// with the buffer. The caller waits for the copies.
+  static void copyToShared(ConversionPatternRewriter &rewriter, Location loc,
+                           tile::LoadOp op, OpAdaptor adaptor,
+                           DistLayoutAttr layout, Value buffer) {
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    Type element = type.getElementType();
+    TypedAttr padding = op.getPaddingAttr();
+    if (!padding)
+      padding = cast<TypedAttr>(rewriter.getZeroAttr(element));
+    Value pad = arith::ConstantOp::create(rewriter, loc, padding);
+    ThreadPosition thread = getThreadPosition(rewriter, loc);
+    TileAddressing addressing(rewriter, loc, adaptor.getSource(),
+                              adaptor.getIndices(), adaptor.getBounds(),
+                              op.getDims(), layout, thread);
+    SmallVector<Value> base = getThreadOffsets(rewriter, loc, layout, thread);
+    auto memrefType = cast<MemRefType>(adaptor.getSource().getType());
+    int64_t run = getRunLength(layout, memrefType, op.getDims());
+    Value aligned;
+    if (run > 1)
+      aligned = buildRunsAligned(rewriter, loc, adaptor.getSource(),
+                                 adaptor.getIndices(), run);
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    auto bufferIndices = [&](OpBuilder &b, int64_t r) {
+      SmallVector<Value> at;
+      for (auto [v, o] : llvm::zip(base, layout.getRegisterOffsets(r)))
+        at.push_back(o ? arith::AddIOp::create(b, loc, v, cst(o)).getResult()
+                       : v);
+      return at;
+    };
+    auto copyElement = [&](OpBuilder &b, Location l, int64_t r) {
+      ElementAccess access = addressing.access(r);
+      auto ifInside = scf::IfOp::create(
+          b, l, access.inBounds,
+          [&](OpBuilder &nb, Location nl) {
+            scf::YieldOp::create(
+                nb, nl,
+                memref::LoadOp::create(nb, nl, adaptor.getSource(),
+                                       access.indices)
+                    .getResult());
+          },
+          [&](OpBuilder &nb, Location nl) { scf::YieldOp::create(nb, nl, pad); });
+      memref::StoreOp::create(b, l, ifInside.getResult(0), buffer,
+                              bufferIndices(b, r));
+    };
+    gpu::BarrierOp::create(rewriter, loc);
+    int64_t runBytes = run * memrefType.getElementTypeBitWidth() / 8;
+    for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+      if (run == 1 || (runBytes != 4 && runBytes != 8 && runBytes != 16)) {
+        for (int64_t i = 0; i < run; ++i)
+          copyElement(rewriter, loc, r + i);
+        continue;
+      }
+      Value fast = arith::AndIOp::create(
+          rewriter, loc, aligned, addressing.access(r + run - 1).inBounds);
+      SmallVector<Value> first = addressing.access(r).indices;
+      scf::IfOp::create(
+          rewriter, loc, fast,
+          [&](OpBuilder &b, Location l) {
+            Value token = nvgpu::DeviceAsyncCopyOp::create(
+                b, l, buffer, bufferIndices(b, r), adaptor.getSource(), first,
+                b.getIndexAttr(run), Value(),
+                runBytes == 16 ? b.getUnitAttr() : UnitAttr());
+            nvgpu::DeviceAsyncCreateGroupOp::create(b, l, ValueRange{token});
+            scf::YieldOp::create(b, l);
+          },
+          [&](OpBuilder &b, Location l) {
+            for (int64_t i = 0; i < run; ++i)
+              copyElement(b, l, r + i);
+            scf::YieldOp::create(b, l);
+          });
+    }
   }
 
   /// The registers of `type` (laid out as `layout`) read from memory.
@@ -396,11 +481,24 @@ bool simt::keepsInSharedMemory(tile::LoadOp load) {
   // Rows of the padded buffer must start 16-byte aligned (ldmatrix).
   if ((type.getDimSize(1) + kSharedOperandPad) * 2 % 16)
     return false;
-  for (OpOperand &use : load.getResult().getUses()) {
+  // Every reader is a dot of `element` operands, reading the tile (or its
+  // transpose, through a tile.trans that only such dots read) as A or B.
+  auto readByDot = [&](OpOperand &use) {
     auto dot = dyn_cast<tile::DotOp>(use.getOwner());
-    if (!dot || use.getOperandNumber() != 1 ||
-        cast<RankedTensorType>(dot.getA().getType()).getElementType() !=
-            element)
+    return dot && use.getOperandNumber() < 2 &&
+           cast<RankedTensorType>(dot.getA().getType()).getElementType() ==
+               element &&
+           cast<RankedTensorType>(dot.getB().getType()).getElementType() ==
+               element;
+  };
+  for (OpOperand &use : load.getResult().getUses()) {
+    if (auto trans = dyn_cast<tile::TransOp>(use.getOwner())) {
+      if (trans.getResult().use_empty() ||
+          !llvm::all_of(trans.getResult().getUses(), readByDot))
+        return false;
+      continue;
+    }
+    if (!readByDot(use))
       return false;
   }
   return true;

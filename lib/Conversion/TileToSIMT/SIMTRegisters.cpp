@@ -2,9 +2,11 @@
 //
 // tile.convert_layout, tile.trans and tile.broadcast are register renames
 // when every thread already holds the elements its result needs (checked
-// at compile time over all threads), else conversions through shared
-// memory (convert_layout and trans) or errors (broadcast, whose input must
-// be a slice of its result's layout). tile.reduce combines in registers,
+// at compile time over all threads); a 16-bit convert_layout that, within
+// each warp, transposes 8x8 matrices (an accumulator becoming a B operand)
+// is one movmatrix per register pair; the others are conversions through
+// shared memory (convert_layout and trans) or errors (broadcast, whose
+// input must be a slice of its result's layout). tile.reduce combines in registers,
 // then across lanes by xor shuffles, then across warps through a small
 // shared buffer.
 //
@@ -17,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -36,6 +39,45 @@ Value gatherRegisters(OpBuilder &b, Location loc, Value registers,
   for (int64_t r : order)
     values.push_back(extractRegister(b, loc, registers, r));
   return buildRegisters(b, loc, type, values);
+}
+
+/// The registers of `type` made by one movmatrix.m8n8.trans per register
+/// pair of `registers` that matchWarpTransposes found: each pair goes in
+/// as one b32, and the b32 that comes out holds two result registers.
+Value transposeInWarp(OpBuilder &b, Location loc, Value registers,
+                      ArrayRef<std::array<int64_t, 2>> pairs, VectorType type) {
+  Type element = type.getElementType();
+  Type i32 = b.getI32Type();
+  auto pairType = VectorType::get({2}, element);
+  auto wordType = VectorType::get({1}, i32);
+  SmallVector<Value> values;
+  for (auto [lo, hi] : pairs) {
+    Value pair = vector::FromElementsOp::create(
+        b, loc, pairType,
+        ValueRange{extractRegister(b, loc, registers, lo),
+                   extractRegister(b, loc, registers, hi)});
+    Value word = vector::ExtractOp::create(
+        b, loc, vector::BitCastOp::create(b, loc, wordType, pair),
+        ArrayRef<int64_t>{0});
+    Value moved =
+        LLVM::InlineAsmOp::create(
+            b, loc, i32, ValueRange{word},
+            "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r",
+            /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+            ArrayAttr())
+            .getResult(0);
+    Value out = vector::BitCastOp::create(
+        b, loc, pairType, vector::BroadcastOp::create(b, loc, wordType, moved));
+    values.push_back(extractRegister(b, loc, out, 0));
+    values.push_back(extractRegister(b, loc, out, 1));
+  }
+  return buildRegisters(b, loc, type, values);
+}
+
+/// True for 16-bit element types (what movmatrix moves).
+bool isSixteenBit(RankedTensorType type) {
+  return type.getElementType().getIntOrFloatBitWidth() == 16;
 }
 
 SmallVector<int64_t> identityCoordinates(ArrayRef<int64_t> c) {
@@ -59,6 +101,17 @@ struct ConvertLayoutInRegisters : OpConversionPattern<tile::ConvertLayoutOp> {
                                              *order,
                                              getRegisterType(dstType)));
       return success();
+    }
+    if (isSixteenBit(srcType)) {
+      FailureOr<SmallVector<std::array<int64_t, 2>>> pairs =
+          matchWarpTransposes(getLayout(srcType), getLayout(dstType), numWarps,
+                              identityCoordinates);
+      if (succeeded(pairs)) {
+        rewriter.replaceOp(op, transposeInWarp(rewriter, loc,
+                                               adaptor.getInput(), *pairs,
+                                               getRegisterType(dstType)));
+        return success();
+      }
     }
     rewriter.replaceOp(op, convertThroughSharedMemory(rewriter, loc,
                                                       adaptor.getInput(),

@@ -67,6 +67,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.maxRegisters = options.maxRegisters;
   pipelineOptions.registerTiles = options.registerTiles;
   pipelineOptions.assignLayouts = options.assignLayouts;
+  pipelineOptions.registerRecurrences = options.registerRecurrences;
   pipelineOptions.fuseScanOutput = options.fuseScanOutput;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))

@@ -88,6 +88,51 @@ func.func @copy(%x: memref<16x64xf32>, %y: memref<16x64xf32>)
 
 // -----
 
+// A recurrence (the state scan's shape): the loop carries S, rd(S) is the
+// B operand of w . rd(S), and rd(u - w . rd(S)) the B operand of the dot
+// that updates S. The warps go along N (8 columns each), so that each warp
+// keeps its own columns of the whole chain: the accumulators and B
+// operands split their columns over the 4 warps, the A operands (w and
+// kg^T, through its transpose) are held by every warp, and the only
+// conversions are the two accumulators that become B operands, each after
+// its rounding to bf16 (16-bit, so that it can be a movmatrix).
+// REMARK: remark: @{{.*}} runs on registers
+// CHECK-LABEL: func.func @recurrence
+// CHECK: scf.for {{.*}} -> (tensor<64x32xf32, #tile.dist<warps = [1, 4], batch = [4, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>)
+// CHECK: %[[W:.*]] = tile.load {{.*}} -> tensor<64x64xbf16, #tile.dist<warps = [1, 1], batch = [4, 4], outer = [2, 2]
+// CHECK: %[[KG:.*]] = tile.load {{.*}} -> tensor<64x64xbf16, #tile.dist<warps = [1, 1], batch = [4, 4], outer = [2, 2]
+// CHECK: %[[SB:.*]] = tile.convert_layout %{{.*}} : tensor<64x32xbf16, #tile.dist<warps = [1, 4], {{.*}}> -> tensor<64x32xbf16, #tile.dist<warps = [1, 4], batch = [4, 1], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 1]>>
+// CHECK: tile.dot %[[W]], %[[SB]]
+// CHECK: %[[KT:.*]] = tile.trans %[[KG]]
+// CHECK: %[[VB:.*]] = tile.convert_layout %{{.*}} : tensor<64x32xbf16, #tile.dist<warps = [1, 4], {{.*}}> -> tensor<64x32xbf16, #tile.dist<warps = [1, 4], batch = [4, 1], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 1]>>
+// CHECK: tile.dot %[[KT]], %[[VB]]
+// CHECK-NOT: tile.convert_layout
+func.func @recurrence(%w: memref<64x64xbf16>, %kg: memref<64x64xbf16>, %u: memref<64x32xf32>, %out: memref<64x32xf32>)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<64x32xf32>
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%st = %z) -> (tensor<64x32xf32>) {
+    %wt = tile.load %w[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16>
+    %kt = tile.load %kg[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16>
+    %ut = tile.load %u[%c0, %c0] dims [0, 1] : memref<64x32xf32> -> tensor<64x32xf32>
+    %zv = tile.splat %zero : f32 -> tensor<64x32xf32>
+    %sr = arith.truncf %st : tensor<64x32xf32> to tensor<64x32xbf16>
+    %ws = tile.dot %wt, %sr, %zv : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    %vn = arith.subf %ut, %ws : tensor<64x32xf32>
+    %vr = arith.truncf %vn : tensor<64x32xf32> to tensor<64x32xbf16>
+    %ktt = tile.trans %kt permutation [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %n = tile.dot %ktt, %vr, %st : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    scf.yield %n : tensor<64x32xf32>
+  }
+  tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<64x32xf32>, memref<64x32xf32>
+  return
+}
+
+// -----
+
 // Kernels that cannot run on registers keep their tiles as they are.
 // REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has 'tile.scan' on tiles
 // CHECK-LABEL: func.func @scan

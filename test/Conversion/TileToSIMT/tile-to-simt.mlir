@@ -84,14 +84,14 @@ func.func @column_sums(%x: memref<64x16xf32>, %y: memref<16xf32>)
   return
 }
 
-// From the accumulator layout to the B operand layout, elements change
-// lanes: through shared memory.
+// From the accumulator layout to the B operand layout, 16-bit elements
+// change lanes within the warp as 8x8 transposes: one movmatrix per
+// register pair, no shared memory.
 // CHECK-LABEL: func.func @to_operand_b
-// CHECK: %[[BUF:.*]] = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
-// CHECK: gpu.barrier
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[BUF]]
-// CHECK: gpu.barrier
-// CHECK-COUNT-8: memref.load %[[BUF]]
+// CHECK-NOT: memref.alloc
+// CHECK-COUNT-4: llvm.inline_asm "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %{{.*}} : (i32) -> i32
+// CHECK-NOT: movmatrix
+// CHECK-NOT: gpu.barrier
 // #b pairs elements along columns, not along the memref's rows: stored
 // element by element.
 // CHECK-NOT: vector.store
@@ -102,6 +102,24 @@ func.func @to_operand_b(%x: memref<16x16xbf16>, %y: memref<16x16xbf16>)
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16, #acc>
   %b = tile.convert_layout %t : tensor<16x16xbf16, #acc> -> tensor<16x16xbf16, #b>
   tile.store %b, %y[%c0, %c0] dims [0, 1] : tensor<16x16xbf16, #b>, memref<16x16xbf16>
+  return
+}
+
+// The same change on f32 elements (movmatrix moves 16-bit ones): through
+// shared memory.
+// CHECK-LABEL: func.func @to_operand_b_f32
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[BUF]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %[[BUF]]
+// CHECK-NOT: movmatrix
+func.func @to_operand_b_f32(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
+  %b = tile.convert_layout %t : tensor<16x16xf32, #acc> -> tensor<16x16xf32, #b>
+  tile.store %b, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #b>, memref<16x16xf32>
   return
 }
 
@@ -151,17 +169,20 @@ func.func @staged_operand(%x: memref<64x64xbf16>, %y: memref<16x64xbf16>, %o: me
 }
 
 // A 64x64 bf16 tile (8 KiB) that only a dot reads, as its B operand, and
-// that all four warps would hold whole stays in shared memory: read once,
-// coalesced, into a buffer with rows padded by 8 elements, then each warp
-// reads its B fragments from there with ldmatrix (x2, transposed: one per
-// 16x8 fragment, 4 K steps x 8 column blocks), not from registers.
+// that all four warps would hold whole stays in shared memory: copied once,
+// coalesced, by cp.async (16 bytes a lane) into a buffer with rows padded
+// by 8 elements; the wait and its barrier go right before the dot, and
+// each warp reads its B fragments from there with ldmatrix (x2,
+// transposed: one per 16x8 fragment, 4 K steps x 8 column blocks), not
+// from registers.
 #accw = #tile.dist<warps = [4, 1], batch = [1, 8], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 #aw = #tile.dist<warps = [4, 1], batch = [1, 4], outer = [2, 2], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 // CHECK-LABEL: func.func @shared_b_operand
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
-// CHECK: vector.store %{{.*}}, %[[BUF]][{{.*}}] : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
-// CHECK: gpu.barrier
+// CHECK: nvgpu.device_async_copy %arg1[{{.*}}], %[[BUF]][{{.*}}], 8 {bypassL1} : memref<64x64xbf16> to memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
 // CHECK-COUNT-32: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
 // CHECK-NOT: nvvm.ldmatrix
 // CHECK: return
