@@ -29,6 +29,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -54,11 +55,13 @@ public:
   TileAddressing(OpBuilder &b, Location loc, Value memref, ValueRange indices,
                  ValueRange bounds, ArrayRef<int64_t> dims,
                  DistLayoutAttr layout, ThreadPosition thread)
-      : b(b), loc(loc), indices(indices), dims(dims), layout(layout) {
+      : b(b), loc(loc), memref(memref), indices(indices), dims(dims),
+        layout(layout) {
     for (auto [j, dim] : llvm::enumerate(dims))
       this->bounds.push_back(
-          bounds.empty() ? memref::DimOp::create(b, loc, memref, dim).getResult()
-                         : bounds[j]);
+          bounds.empty()
+              ? memref::DimOp::create(b, loc, memref, dim).getResult()
+              : bounds[j]);
     SmallVector<Value> offsets = getThreadOffsets(b, loc, layout, thread);
     for (auto [j, dim] : llvm::enumerate(dims))
       threadBase.push_back(
@@ -77,16 +80,104 @@ public:
       result.indices[dim] = index;
       Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            index, bounds[j]);
-      result.inBounds = result.inBounds ? arith::AndIOp::create(
-                                              b, loc, result.inBounds, inside)
-                                        : inside;
+      result.inBounds =
+          result.inBounds
+              ? arith::AndIOp::create(b, loc, result.inBounds, inside)
+              : inside;
     }
     return result;
+  }
+
+  /// i1: the box holds the whole tile (every element of every thread is
+  /// inside it), so no access needs its own check.
+  Value coversTile() {
+    SmallVector<int64_t> shape = layout.getTileShape();
+    Value all;
+    for (auto [j, dim] : llvm::enumerate(dims)) {
+      Value end = arith::AddIOp::create(
+          b, loc, indices[dim],
+          arith::ConstantIndexOp::create(b, loc, shape[j]));
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                           end, bounds[j]);
+      all =
+          all ? arith::AndIOp::create(b, loc, all, inside).getResult() : inside;
+    }
+    return all;
+  }
+
+  /// True once preparePointers has prepared the thread's pointer.
+  bool hasPointers() const { return static_cast<bool>(threadPointer); }
+
+  /// Prepares pointerTo (at the builder's insertion point, which must
+  /// dominate every access): the address of the thread's first element,
+  /// passed through an inline `mov` that LLVM cannot see through. Without
+  /// it, LLVM's reassociation hoists one loop-invariant address per
+  /// register out of a loop (a register pair each: the state scan's h
+  /// stores alone took 32). Does nothing when a stride the tile runs along
+  /// is not static.
+  void preparePointers() {
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t staticOffset;
+    if (failed(type.getStridesAndOffset(strides, staticOffset)) ||
+        type.getElementTypeBitWidth() % 8)
+      return;
+    for (int64_t dim : dims)
+      if (ShapedType::isDynamic(strides[dim]))
+        return;
+    bytes = type.getElementTypeBitWidth() / 8;
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    SmallVector<Value> at(indices.begin(), indices.end());
+    for (auto [j, dim] : llvm::enumerate(dims))
+      at[dim] = threadBase[j];
+    Value linear = metadata.getOffset();
+    for (auto [i, index] : llvm::enumerate(at))
+      linear = arith::AddIOp::create(
+          b, loc, linear,
+          arith::MulIOp::create(b, loc, index, metadata.getStrides()[i]));
+    Value address = arith::AddIOp::create(
+        b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
+        arith::MulIOp::create(b, loc, linear, cst(bytes)));
+    Type i64 = b.getI64Type();
+    Value opaque =
+        LLVM::InlineAsmOp::create(
+            b, loc, i64,
+            ValueRange{arith::IndexCastUIOp::create(b, loc, i64, address)},
+            "mov.b64 $0, $1;", "=l,l", /*has_side_effects=*/false,
+            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
+    threadPointer = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), opaque);
+  }
+
+  /// A global pointer to the element of register `reg` (the prepared
+  /// thread pointer plus the register's offset as a constant), or null
+  /// when preparePointers could not prepare one.
+  Value pointerTo(OpBuilder &at, Location l, int64_t reg) {
+    if (!threadPointer)
+      return Value();
+    SmallVector<int64_t> offsets = layout.getRegisterOffsets(reg);
+    int64_t byteOffset = 0;
+    for (auto [j, dim] : llvm::enumerate(dims))
+      byteOffset += offsets[j] * strides[dim] * bytes;
+    if (!byteOffset)
+      return threadPointer;
+    return LLVM::GEPOp::create(
+        at, l, threadPointer.getType(), at.getI8Type(), threadPointer,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(byteOffset)},
+        LLVM::GEPNoWrapFlags::inbounds);
   }
 
 private:
   OpBuilder &b;
   Location loc;
+  Value memref;
+  Value threadPointer;
+  SmallVector<int64_t> strides;
+  int64_t bytes = 0;
   ValueRange indices;
   ArrayRef<int64_t> dims;
   DistLayoutAttr layout;
@@ -123,21 +214,24 @@ int64_t getRunLength(DistLayoutAttr layout, MemRefType memref,
 /// multiples of the run).
 Value buildRunsAligned(OpBuilder &b, Location loc, Value memref,
                        ValueRange indices, int64_t run) {
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
   auto type = cast<MemRefType>(memref.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   auto isMultiple = [&](Value v, int64_t of) -> Value {
     Value rem = arith::RemUIOp::create(b, loc, v, cst(of));
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, cst(0));
   };
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value address = arith::AddIOp::create(
       b, loc, pointer,
       arith::MulIOp::create(b, loc, metadata.getOffset(), cst(bytes)));
   Value aligned = isMultiple(address, run * bytes);
-  aligned = arith::AndIOp::create(b, loc, aligned,
-                                  isMultiple(indices.back(), run));
+  aligned =
+      arith::AndIOp::create(b, loc, aligned, isMultiple(indices.back(), run));
   for (Value stride : metadata.getStrides().drop_back())
     aligned = arith::AndIOp::create(b, loc, aligned, isMultiple(stride, run));
   return aligned;
@@ -158,8 +252,8 @@ int64_t distinctWarps(DistLayoutAttr layout) {
 /// A new shared buffer of `type`'s shape with rows padded by
 /// kSharedOperandPad elements (ldmatrix reads 8 rows on 8 bank groups).
 Value allocSharedOperand(OpBuilder &b, Location loc, RankedTensorType type) {
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   ArrayRef<int64_t> shape = type.getShape();
   return memref::AllocOp::create(
       b, loc,
@@ -204,7 +298,8 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
     if (keepsInSharedMemory(op)) {
       // Copied once, coalesced, with cp.async into a shared buffer the dots
       // read from; the registers of the tile itself are never used.
-      auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
+      auto plain =
+          RankedTensorType::get(type.getShape(), type.getElementType());
       DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
       Value buffer = allocSharedOperand(rewriter, loc, type);
       copyToShared(rewriter, loc, op, adaptor, coalesced, buffer);
@@ -231,15 +326,17 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
                     type.getElementType().getIntOrFloatBitWidth() / 8;
     if (numWarps > 1 && type.getRank() <= 2 && bytes >= kStagedLoadMinBytes &&
         distinctWarps(layout) < numWarps) {
-      auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
+      auto plain =
+          RankedTensorType::get(type.getShape(), type.getElementType());
       DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
       if (distinctWarps(coalesced) > distinctWarps(layout)) {
         auto stagedType = RankedTensorType::get(
             type.getShape(), type.getElementType(), coalesced);
-        Value staged = emitLoad(rewriter, loc, op, adaptor, coalesced, stagedType);
-        rewriter.replaceOp(op, convertThroughSharedMemory(
-                                   rewriter, loc, staged, stagedType, type,
-                                   numWarps));
+        Value staged =
+            emitLoad(rewriter, loc, op, adaptor, coalesced, stagedType);
+        rewriter.replaceOp(op, convertThroughSharedMemory(rewriter, loc, staged,
+                                                          stagedType, type,
+                                                          numWarps));
         return success();
       }
     }
@@ -289,43 +386,73 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
       auto ifInside = scf::IfOp::create(
           b, l, access.inBounds,
           [&](OpBuilder &nb, Location nl) {
-            scf::YieldOp::create(
-                nb, nl,
-                memref::LoadOp::create(nb, nl, adaptor.getSource(),
-                                       access.indices)
-                    .getResult());
+            scf::YieldOp::create(nb, nl,
+                                 memref::LoadOp::create(nb, nl,
+                                                        adaptor.getSource(),
+                                                        access.indices)
+                                     .getResult());
           },
-          [&](OpBuilder &nb, Location nl) { scf::YieldOp::create(nb, nl, pad); });
+          [&](OpBuilder &nb, Location nl) {
+            scf::YieldOp::create(nb, nl, pad);
+          });
       memref::StoreOp::create(b, l, ifInside.getResult(0), buffer,
                               bufferIndices(b, r));
     };
     gpu::BarrierOp::create(rewriter, loc);
     int64_t runBytes = run * memrefType.getElementTypeBitWidth() / 8;
-    for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
-      if (run == 1 || (runBytes != 4 && runBytes != 8 && runBytes != 16)) {
-        for (int64_t i = 0; i < run; ++i)
-          copyElement(rewriter, loc, r + i);
-        continue;
+    bool pieces = run > 1 && (runBytes == 4 || runBytes == 8 || runBytes == 16);
+    // Each run checked on its own (a tile the box cuts, or unaligned).
+    auto checkedRuns = [&](OpBuilder &b0) {
+      for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+        if (run == 1 || (runBytes != 4 && runBytes != 8 && runBytes != 16)) {
+          for (int64_t i = 0; i < run; ++i)
+            copyElement(b0, loc, r + i);
+          continue;
+        }
+        Value fast = arith::AndIOp::create(
+            b0, loc, aligned, addressing.access(r + run - 1).inBounds);
+        SmallVector<Value> first = addressing.access(r).indices;
+        scf::IfOp::create(
+            b0, loc, fast,
+            [&](OpBuilder &b, Location l) {
+              Value token = nvgpu::DeviceAsyncCopyOp::create(
+                  b, l, buffer, bufferIndices(b, r), adaptor.getSource(), first,
+                  b.getIndexAttr(run), Value(),
+                  runBytes == 16 ? b.getUnitAttr() : UnitAttr());
+              nvgpu::DeviceAsyncCreateGroupOp::create(b, l, ValueRange{token});
+              scf::YieldOp::create(b, l);
+            },
+            [&](OpBuilder &b, Location l) {
+              for (int64_t i = 0; i < run; ++i)
+                copyElement(b, l, r + i);
+              scf::YieldOp::create(b, l);
+            });
       }
-      Value fast = arith::AndIOp::create(
-          rewriter, loc, aligned, addressing.access(r + run - 1).inBounds);
-      SmallVector<Value> first = addressing.access(r).indices;
-      scf::IfOp::create(
-          rewriter, loc, fast,
-          [&](OpBuilder &b, Location l) {
-            Value token = nvgpu::DeviceAsyncCopyOp::create(
-                b, l, buffer, bufferIndices(b, r), adaptor.getSource(), first,
-                b.getIndexAttr(run), Value(),
-                runBytes == 16 ? b.getUnitAttr() : UnitAttr());
-            nvgpu::DeviceAsyncCreateGroupOp::create(b, l, ValueRange{token});
-            scf::YieldOp::create(b, l);
-          },
-          [&](OpBuilder &b, Location l) {
-            for (int64_t i = 0; i < run; ++i)
-              copyElement(b, l, r + i);
-            scf::YieldOp::create(b, l);
-          });
+    };
+    if (!pieces) {
+      checkedRuns(rewriter);
+      return;
     }
+    // The box holds the whole tile and the runs are aligned (the usual
+    // case, checked once): every run is one cp.async, one commit for all.
+    Value whole =
+        arith::AndIOp::create(rewriter, loc, aligned, addressing.coversTile());
+    scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location l) {
+          SmallVector<Value> tokens;
+          for (int64_t r = 0; r < layout.getNumRegisters(); r += run)
+            tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+                b, l, buffer, bufferIndices(b, r), adaptor.getSource(),
+                addressing.access(r).indices, b.getIndexAttr(run), Value(),
+                runBytes == 16 ? b.getUnitAttr() : UnitAttr()));
+          nvgpu::DeviceAsyncCreateGroupOp::create(b, l, tokens);
+          scf::YieldOp::create(b, l);
+        },
+        [&](OpBuilder &b, Location l) {
+          checkedRuns(b);
+          scf::YieldOp::create(b, l);
+        });
   }
 
   /// The registers of `type` (laid out as `layout`) read from memory.
@@ -350,48 +477,87 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
                                              access.indices);
             scf::YieldOp::create(nb, nl, v);
           },
-          [&](OpBuilder &nb, Location nl) { scf::YieldOp::create(nb, nl, pad); });
+          [&](OpBuilder &nb, Location nl) {
+            scf::YieldOp::create(nb, nl, pad);
+          });
       return ifInside.getResult(0);
     };
     auto memrefType = cast<MemRefType>(adaptor.getSource().getType());
     int64_t run = getRunLength(layout, memrefType, op.getDims());
     Value aligned;
-    if (run > 1)
+    if (run > 1) {
       aligned = buildRunsAligned(rewriter, loc, adaptor.getSource(),
                                  adaptor.getIndices(), run);
-    SmallVector<Value> values;
-    for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
-      if (run == 1) {
-        values.push_back(loadElement(rewriter, loc, r));
-        continue;
-      }
-      // The run is inside the box when its last element is.
-      Value fast = arith::AndIOp::create(
-          rewriter, loc, aligned, addressing.access(r + run - 1).inBounds);
-      auto vectorType = VectorType::get({run}, element);
-      SmallVector<Value> first = addressing.access(r).indices;
-      int64_t alignment = run * memrefType.getElementTypeBitWidth() / 8;
-      auto branch = scf::IfOp::create(
-          rewriter, loc, fast,
-          [&](OpBuilder &b, Location l) {
-            auto load = vector::LoadOp::create(b, l, vectorType,
-                                               adaptor.getSource(), first);
-            load.setAlignment(alignment);
-            scf::YieldOp::create(b, l, load.getResult());
-          },
-          [&](OpBuilder &b, Location l) {
-            SmallVector<Value> elements;
-            for (int64_t i = 0; i < run; ++i)
-              elements.push_back(loadElement(b, l, r + i));
-            scf::YieldOp::create(
-                b, l, vector::FromElementsOp::create(b, l, vectorType, elements)
-                          .getResult());
-          });
-      for (int64_t i = 0; i < run; ++i)
-        values.push_back(
-            extractRegister(rewriter, loc, branch.getResult(0), i));
+      addressing.preparePointers();
     }
-    return buildRegisters(rewriter, loc, getRegisterType(type), values);
+    // Each run checked on its own (a tile the box cuts, or unaligned).
+    auto checkedRuns = [&](OpBuilder &b0) {
+      SmallVector<Value> values;
+      for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+        if (run == 1) {
+          values.push_back(loadElement(b0, loc, r));
+          continue;
+        }
+        // The run is inside the box when its last element is.
+        Value fast = arith::AndIOp::create(
+            b0, loc, aligned, addressing.access(r + run - 1).inBounds);
+        auto vectorType = VectorType::get({run}, element);
+        SmallVector<Value> first = addressing.access(r).indices;
+        int64_t alignment = run * memrefType.getElementTypeBitWidth() / 8;
+        auto branch = scf::IfOp::create(
+            b0, loc, fast,
+            [&](OpBuilder &b, Location l) {
+              if (Value pointer = addressing.pointerTo(b, l, r)) {
+                scf::YieldOp::create(
+                    b, l,
+                    LLVM::LoadOp::create(b, l, vectorType, pointer, alignment)
+                        .getResult());
+                return;
+              }
+              auto load = vector::LoadOp::create(b, l, vectorType,
+                                                 adaptor.getSource(), first);
+              load.setAlignment(alignment);
+              scf::YieldOp::create(b, l, load.getResult());
+            },
+            [&](OpBuilder &b, Location l) {
+              SmallVector<Value> elements;
+              for (int64_t i = 0; i < run; ++i)
+                elements.push_back(loadElement(b, l, r + i));
+              scf::YieldOp::create(
+                  b, l,
+                  vector::FromElementsOp::create(b, l, vectorType, elements)
+                      .getResult());
+            });
+        for (int64_t i = 0; i < run; ++i)
+          values.push_back(extractRegister(b0, loc, branch.getResult(0), i));
+      }
+      return buildRegisters(b0, loc, getRegisterType(type), values);
+    };
+    if (run == 1 || !addressing.hasPointers())
+      return checkedRuns(rewriter);
+    // The box holds the whole tile and the runs are aligned (the usual
+    // case, checked once): every run is one unchecked vector load.
+    auto vectorType = VectorType::get({run}, element);
+    int64_t alignment = run * memrefType.getElementTypeBitWidth() / 8;
+    Value whole =
+        arith::AndIOp::create(rewriter, loc, aligned, addressing.coversTile());
+    auto branch = scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location l) {
+          SmallVector<Value> values;
+          for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+            Value vec = LLVM::LoadOp::create(
+                b, l, vectorType, addressing.pointerTo(b, l, r), alignment);
+            for (int64_t i = 0; i < run; ++i)
+              values.push_back(extractRegister(b, l, vec, i));
+          }
+          scf::YieldOp::create(
+              b, l, buildRegisters(b, l, getRegisterType(type), values));
+        },
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(b, l, checkedRuns(b));
+        });
+    return branch.getResult(0);
   }
 
 private:
@@ -426,37 +592,75 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
     auto memrefType = cast<MemRefType>(adaptor.getDest().getType());
     int64_t run = getRunLength(layout, memrefType, op.getDims());
     Value aligned;
-    if (run > 1)
+    if (run > 1) {
       aligned = arith::AndIOp::create(
           rewriter, loc, owner,
           buildRunsAligned(rewriter, loc, adaptor.getDest(),
                            adaptor.getIndices(), run));
+      addressing.preparePointers();
+    }
     Type element = type.getElementType();
-    for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
-      if (run == 1) {
-        storeElement(rewriter, loc, r);
-        continue;
+    // Each run checked on its own (a tile the box cuts, or unaligned).
+    auto checkedRuns = [&](OpBuilder &b0) {
+      for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+        if (run == 1) {
+          storeElement(b0, loc, r);
+          continue;
+        }
+        Value fast = arith::AndIOp::create(
+            b0, loc, aligned, addressing.access(r + run - 1).inBounds);
+        SmallVector<Value> first = addressing.access(r).indices;
+        int64_t alignment = run * memrefType.getElementTypeBitWidth() / 8;
+        scf::IfOp::create(
+            b0, loc, fast,
+            [&](OpBuilder &b, Location l) {
+              SmallVector<Value> elements;
+              for (int64_t i = 0; i < run; ++i)
+                elements.push_back(
+                    extractRegister(b, l, adaptor.getValue(), r + i));
+              Value vec = vector::FromElementsOp::create(
+                  b, l, VectorType::get({run}, element), elements);
+              if (Value pointer = addressing.pointerTo(b, l, r)) {
+                LLVM::StoreOp::create(b, l, vec, pointer, alignment);
+              } else {
+                auto store = vector::StoreOp::create(b, l, vec,
+                                                     adaptor.getDest(), first);
+                store.setAlignment(alignment);
+              }
+              scf::YieldOp::create(b, l);
+            },
+            [&](OpBuilder &b, Location l) {
+              for (int64_t i = 0; i < run; ++i)
+                storeElement(b, l, r + i);
+              scf::YieldOp::create(b, l);
+            });
       }
-      Value fast = arith::AndIOp::create(
-          rewriter, loc, aligned, addressing.access(r + run - 1).inBounds);
-      SmallVector<Value> first = addressing.access(r).indices;
+    };
+    if (run == 1 || !addressing.hasPointers()) {
+      checkedRuns(rewriter);
+    } else {
+      // The box holds the whole tile and the runs are aligned (the usual
+      // case, checked once): every run is one unchecked vector store.
       int64_t alignment = run * memrefType.getElementTypeBitWidth() / 8;
+      Value whole = arith::AndIOp::create(rewriter, loc, aligned,
+                                          addressing.coversTile());
       scf::IfOp::create(
-          rewriter, loc, fast,
+          rewriter, loc, whole,
           [&](OpBuilder &b, Location l) {
-            SmallVector<Value> elements;
-            for (int64_t i = 0; i < run; ++i)
-              elements.push_back(extractRegister(b, l, adaptor.getValue(), r + i));
-            Value vec = vector::FromElementsOp::create(
-                b, l, VectorType::get({run}, element), elements);
-            auto store = vector::StoreOp::create(b, l, vec, adaptor.getDest(),
-                                                 first);
-            store.setAlignment(alignment);
+            for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+              SmallVector<Value> elements;
+              for (int64_t i = 0; i < run; ++i)
+                elements.push_back(
+                    extractRegister(b, l, adaptor.getValue(), r + i));
+              Value vec = vector::FromElementsOp::create(
+                  b, l, VectorType::get({run}, element), elements);
+              LLVM::StoreOp::create(b, l, vec, addressing.pointerTo(b, l, r),
+                                    alignment);
+            }
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
-            for (int64_t i = 0; i < run; ++i)
-              storeElement(b, l, r + i);
+            checkedRuns(b);
             scf::YieldOp::create(b, l);
           });
     }

@@ -12,22 +12,30 @@
 
 // Each thread loads its 8 elements, multiplies them and stores them; the
 // layout has no copies, so every thread stores. The thread's elements come
-// in pairs along rows: one 8-byte access per pair where the pair is inside
-// the box and aligned, else element by element (masked by the box).
+// in pairs along rows. Where the box holds the whole tile and the pairs are
+// aligned (checked once per access), every pair is one unchecked 8-byte
+// access at a constant offset from the thread's first element (whose
+// address goes through an inline mov, so that LLVM keeps one base instead
+// of hoisting one per pair out of loops); else each pair is checked, and
+// here (static shapes, unaligned) read element by element.
 // CHECK-LABEL: func.func @elementwise
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %c32
 // CHECK: memref.extract_aligned_pointer_as_index %arg0
-// CHECK: scf.if %{{.*}} -> (vector<2xf32>) {
-// CHECK-NEXT: vector.load %arg0[{{.*}}] {alignment = 8 : i64} : memref<16x16xf32>, vector<2xf32>
+// CHECK: %[[MOV:.*]] = llvm.inline_asm "mov.b64 $0, $1;", "=l,l"
+// CHECK: %[[PTR:.*]] = llvm.inttoptr %[[MOV]] : i64 to !llvm.ptr<1>
+// CHECK: scf.if %{{.*}} -> (vector<8xf32>) {
+// CHECK-NEXT: llvm.load %[[PTR]] {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK: llvm.getelementptr inbounds %[[PTR]][512]
 // CHECK: } else {
-// CHECK: memref.load %arg0
-// CHECK-COUNT-3: vector.load %arg0
-// CHECK: %[[T:.*]] = vector.from_elements {{.*}} : vector<8xf32>
-// CHECK: %[[P:.*]] = arith.mulf %[[T]], %{{.*}} : vector<8xf32>
+// CHECK-COUNT-8: memref.load %arg0
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK-NOT: memref.alloc
 // CHECK: memref.extract_aligned_pointer_as_index %arg1
-// CHECK-COUNT-4: vector.store %{{.*}}, %arg1[{{.*}}] {alignment = 8 : i64} : memref<16x16xf32>, vector<2xf32>
+// CHECK: scf.if
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+// CHECK: } else {
+// CHECK: memref.store %{{.*}}, %arg1
 // CHECK: return
 func.func @elementwise(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
@@ -149,7 +157,7 @@ func.func @loop(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 #bstaged = #tile.dist<warps = [1, 1], batch = [4, 8], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 4]>
 #bsmall = #tile.dist<warps = [1, 1], batch = [1, 8], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 4]>
 // CHECK-LABEL: func.func @staged_operand
-// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<64x64xbf16>, vector<8xbf16>
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
 // CHECK: %[[STAGE:.*]] = memref.alloc() : memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[STAGE]]
