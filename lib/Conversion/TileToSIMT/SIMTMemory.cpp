@@ -35,6 +35,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -302,16 +303,36 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
           RankedTensorType::get(type.getShape(), type.getElementType());
       DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
       Value buffer = allocSharedOperand(rewriter, loc, type);
-      copyToShared(rewriter, loc, op, adaptor, coalesced, buffer);
+      Block *block = op->getBlock();
+      // A barrier first (readers of an earlier trip are done with the
+      // buffer), unless an earlier copy of this block placed one with only
+      // loads of global memory, allocations and pure ops since.
+      Operation *previous = lastKeptLoad.lookup(block);
+      bool leadingBarrier = !previous;
+      for (Operation *it = previous ? previous->getNextNode() : nullptr;
+           it && it != op.getOperation(); it = it->getNextNode())
+        if (!isa<tile::LoadOp, memref::AllocOp>(it) && !isMemoryEffectFree(it))
+          leadingBarrier = true;
+      lastKeptLoad[block] = op;
+      copyToShared(rewriter, loc, op, adaptor, coalesced, buffer,
+                   leadingBarrier);
       // Every thread's copies done and seen by all before the first reader
       // (the work in between overlaps them); right here if the readers are
-      // elsewhere.
-      {
+      // elsewhere. A wait for all copies and its barrier that an earlier
+      // copy of this block placed after this one and no later than this
+      // one's first reader publish this one too.
+      Operation *first = firstReaderInBlock(op);
+      Operation *published = publishPoints.lookup(block);
+      bool covered = first && published && op->isBeforeInBlock(published) &&
+                     (published == first || published->isBeforeInBlock(first));
+      if (!covered) {
         OpBuilder::InsertionGuard guard(rewriter);
-        if (Operation *first = firstReaderInBlock(op))
+        if (first)
           rewriter.setInsertionPoint(first);
         NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
         gpu::BarrierOp::create(rewriter, loc);
+        if (first)
+          publishPoints[block] = first;
       }
       sharedOperands[op] = buffer;
       VectorType registers = getRegisterType(type);
@@ -349,11 +370,13 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
   /// run inside the box whose address is aligned (checked at run time) is
   /// one cp.async, committed where it is issued; any other run is read
   /// element by element (the padding value outside the box) and stored.
-  /// A barrier first: readers of an earlier trip through a loop are done
-  /// with the buffer. The caller waits for the copies.
+  /// With `leadingBarrier`, a barrier first: readers of an earlier trip
+  /// through a loop are done with the buffer. The caller waits for the
+  /// copies.
   static void copyToShared(ConversionPatternRewriter &rewriter, Location loc,
                            tile::LoadOp op, OpAdaptor adaptor,
-                           DistLayoutAttr layout, Value buffer) {
+                           DistLayoutAttr layout, Value buffer,
+                           bool leadingBarrier) {
     auto type = cast<RankedTensorType>(op.getResult().getType());
     Type element = type.getElementType();
     TypedAttr padding = op.getPaddingAttr();
@@ -398,7 +421,8 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
       memref::StoreOp::create(b, l, ifInside.getResult(0), buffer,
                               bufferIndices(b, r));
     };
-    gpu::BarrierOp::create(rewriter, loc);
+    if (leadingBarrier)
+      gpu::BarrierOp::create(rewriter, loc);
     int64_t runBytes = run * memrefType.getElementTypeBitWidth() / 8;
     bool pieces = run > 1 && (runBytes == 4 || runBytes == 8 || runBytes == 16);
     // Each run checked on its own (a tile the box cuts, or unaligned).
@@ -562,6 +586,9 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
 
 private:
   SharedOperandMap &sharedOperands;
+  /// Per block, the last kept load copied so far and the op before which
+  /// the wait and barrier publishing copies were placed.
+  mutable llvm::DenseMap<Block *, Operation *> lastKeptLoad, publishPoints;
 };
 
 struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {

@@ -5,9 +5,10 @@
 // kda-assign-tile-layouts gives it (warps along N, 8 columns of S each):
 // - w (A of w . rd(S)) and kg (whose transpose is A of kg^T . rd(Vn)), 8 KiB
 //   each and read whole by every warp, are copied by cp.async into padded
-//   shared buffers (16-byte pieces, 4 per lane), with a barrier before
-//   the copies (earlier trips' readers) and the wait and a barrier right
-//   before each first reader;
+//   shared buffers (16-byte pieces, 4 per lane), with one barrier before
+//   both copies (earlier trips' readers are done) and one wait for all
+//   copies and a barrier right before the first reader of w (kg's copies
+//   were issued before it, so it publishes them too);
 // - the dots read A with ldmatrix.x4: w plainly, kg^T with .trans from kg's
 //   buffer (4 row blocks x 4 K steps = 16 each);
 // - rd(S) and rd(Vn) become B operands in their own warp: 8 movmatrix each
@@ -19,19 +20,19 @@
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: nvgpu.device_async_copy %arg0{{.*}} {bypassL1} : memref<64x64xbf16> to memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-4: nvgpu.device_async_copy %arg1
 // CHECK-COUNT-8: llvm.inline_asm "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;"
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
 // CHECK-COUNT-16: nvvm.mma.sync
-// CHECK: nvvm.cp.async.wait.group 0
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK-COUNT-8: llvm.inline_asm "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;"
 // CHECK: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32
 // CHECK-COUNT-16: nvvm.mma.sync
 // CHECK-NOT: gpu.barrier
+// CHECK-NOT: nvvm.cp.async.wait.group
 // CHECK: scf.yield
 // LDMATRIX-COUNT-16: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
 // LDMATRIX-NOT: layout = #nvvm.mma_layout<row>, num
