@@ -148,10 +148,19 @@ def call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
 
 def _compilable(flags):
     """True for the calls kda-translate is asked to compile a bundle for:
-    no gate, l2norm or beta activation in the kernel and no safe_gate."""
-    return not any(flags[f] for f in _FLAG_NAMES
-                   if f not in ('state_v_first', 'cu_seqlens', 'lower_bound')) \
-        and flags['lower_bound'] is None
+    every option set that kda.chunk_fwd expresses. Not (the op's rules):
+    allow_neg_eigval without the beta sigmoid in the kernel, a softplus
+    gate in the kernel without A_log, a safe gate computed in the kernel
+    without a lower bound in [-5, 0); nor A_log / dt_bias without the gate
+    in the kernel."""
+    if flags['allow_neg_eigval'] and not flags['use_beta_sigmoid_in_kernel']:
+        return False
+    if not flags['use_gate_in_kernel']:
+        return not flags['A_log'] and not flags['dt_bias']
+    lower_bound = flags['lower_bound']
+    if lower_bound is None:
+        return flags['A_log'] and not flags['safe_gate']
+    return not flags['safe_gate'] or -5.0 <= lower_bound < 0.0
 
 
 _FLAG_NAMES = ('use_qk_l2norm_in_kernel', 'use_gate_in_kernel',
@@ -178,12 +187,12 @@ class _Plan:
         except NotImplementedError:
             if not _compilable(flags):
                 raise
-            # Compiled on demand (docs/python.md): fla's default flags at
-            # any K, V and dtypes, fixed length or varlen, kv or vk states.
+            # Compiled on demand (docs/python.md): any K, V and dtypes,
+            # fixed length or varlen, kv or vk states, in-kernel options.
             self.program = _compile.compiled_program(
                 _compile.program_text(q, v, tensors['g'], tensors['beta'],
-                                      scale, flags['state_v_first'],
-                                      flags['cu_seqlens']),
+                                      scale, flags, tensors['A_log'],
+                                      tensors['dt_bias']),
                 _call_key(q, v, tensors['g'], tensors['beta'], scale, flags))
         B, T, HV, V = v.shape
         K = q.shape[-1]

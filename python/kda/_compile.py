@@ -61,29 +61,56 @@ def _element(t):
     return _MLIR_TYPES[name]
 
 
-def program_text(q, v, g, beta, scale, state_v_first, varlen):
-    """A kda.chunk_fwd program for a call with fla's default flags (a
-    precomputed log gate, nothing computed in the kernel), with an initial
-    and a final state; batch, tokens and head counts dynamic."""
+def program_text(q, v, g, beta, scale, flags, A_log=None, dt_bias=None):
+    """A kda.chunk_fwd program for a call with fla's options `flags` (as
+    _chunk.call_flags names them), with an initial and a final state; batch,
+    tokens and head counts dynamic. With use_gate_in_kernel the gate is
+    computed from the raw `g` (gate_mode lower_bound when `lower_bound` is
+    given, else softplus) with `A_log` and `dt_bias` when the call passes
+    them; the other in-kernel options map to the op's attributes of the
+    same meaning (docs/python.md)."""
     K, V = q.shape[-1], v.shape[-1]
+    varlen = flags['cu_seqlens']
     b = '1' if varlen else '?'
     qk = 'tensor<%sx?x?x%dx%s>' % (b, K, _element(q))
     vt = 'tensor<%sx?x?x%dx%s>' % (b, V, _element(v))
     gt = 'tensor<%sx?x?x%dx%s>' % (b, K, _element(g))
     bt = 'tensor<%sx?x?x%s>' % (b, _element(beta))
-    st = 'tensor<?x?x%dx%dxf32>' % ((V, K) if state_v_first else (K, V))
+    st = 'tensor<?x?x%dx%dxf32>' % ((V, K) if flags['state_v_first'] else (K, V))
     args = ['%%q: %s' % qk, '%%k: %s' % qk, '%%v: %s' % vt, '%%g: %s' % gt,
-            '%%beta: %s' % bt, '%%h0: %s' % st]
-    types = [qk, qk, vt, gt, bt, st]
-    operands = '%q, %k, %v, %g, %beta initial_state %h0'
+            '%%beta: %s' % bt]
+    types = [qk, qk, vt, gt, bt]
+    operands = '%q, %k, %v, %g, %beta'
+    attrs = []
+    if flags['use_gate_in_kernel']:
+        for name, t, operand in (('A', A_log, 'a_log'), ('dt', dt_bias, 'dt_bias')):
+            if t is None:
+                continue
+            shape = 'x'.join(str(n) for n in t.shape)
+            args.append('%%%s: tensor<%sx%s>' % (name, shape, _element(t)))
+            types.append('tensor<%sx%s>' % (shape, _element(t)))
+            operands += ' %s %%%s' % (operand, name)
+        if flags['lower_bound'] is not None:
+            attrs.append('gate_mode = #kda<gate_mode lower_bound>')
+            attrs.append('lower_bound = %.9e : f32' % flags['lower_bound'])
+        else:
+            attrs.append('gate_mode = #kda<gate_mode softplus>')
+    args.append('%%h0: %s' % st)
+    types.append(st)
+    operands += ' initial_state %h0'
     if varlen:
         args.append('%cu: tensor<?xi64>')
         types.append('tensor<?xi64>')
         operands += ' cu_seqlens %cu'
-    attrs = []
     if scale is not None:
-        attrs.append('scale = %.9g : f32' % scale)
-    if state_v_first:
+        attrs.append('scale = %.9e : f32' % scale)
+    for flag, attr in (('use_qk_l2norm_in_kernel', 'use_qk_l2norm'),
+                       ('use_beta_sigmoid_in_kernel', 'use_beta_sigmoid'),
+                       ('allow_neg_eigval', 'allow_neg_eigval'),
+                       ('safe_gate', 'safe_gate')):
+        if flags[flag]:
+            attrs.append(attr)
+    if flags['state_v_first']:
         attrs.append('state_layout = #kda<state_layout vk>')
     attr_text = ' {%s}' % ', '.join(attrs) if attrs else ''
     return ('func.func @fwd(%s) -> (%s, %s) {\n'

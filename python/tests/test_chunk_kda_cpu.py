@@ -8,7 +8,8 @@ fused flag set (gate, l2norm and beta sigmoid in the kernel, safe_gate,
 states [V,K]), varlen (cu_seqlens with empty and one-token sequences, int64
 and int32 offsets, both flag sets), bundles compiled on demand by
 kda-translate into a fresh cache directory (K != V, f32 and f16, varlen,
-states [V,K]; reused by calls of other shapes and by another process), and
+states [V,K], in-kernel gate, l2norm and beta sigmoid; reused by calls of
+other shapes and by another process), and
 the errors bad calls raise. Needs torch (Debian's
 python3-torch) and libkda_runtime.so (found as kda/_capi.py says).
 """
@@ -211,6 +212,51 @@ def check_compiled(B, T, H, HV, K, V, dtype, state_v_first=False,
            'o %.2e, final state %.2e' % (eo, eh))
 
 
+def check_compiled_flags(B, T, H, HV, K, V, lower_bound, seed=7):
+    """In-kernel options compiled on demand: the gate from raw g (softplus
+    with A_log and dt_bias, or the lower bound with safe_gate and states
+    [V,K]), q/k l2norm and the beta sigmoid (times 2 with allow_neg_eigval
+    for the softplus case), at K and V no embedded bundle has."""
+    gen = torch.Generator().manual_seed(seed)
+    rand = lambda *s: torch.randn(*s, generator=gen)
+    q = rand(B, T, H, K).bfloat16()
+    k = rand(B, T, H, K).bfloat16()
+    v = rand(B, T, HV, V).bfloat16()
+    g = rand(B, T, HV, K).bfloat16()
+    beta = rand(B, T, HV).bfloat16()
+    A_log = rand(HV) * 0.5 - 1.0
+    dt_bias = rand(HV, K)
+    h0 = rand(B, HV, K, V) * 0.1
+    safe = lower_bound is not None
+    o, ht = kda.chunk_kda(q, k, v, g, beta,
+                          initial_state=h0.transpose(-1, -2).contiguous() if safe else h0,
+                          output_final_state=True, use_qk_l2norm_in_kernel=True,
+                          use_gate_in_kernel=True, use_beta_sigmoid_in_kernel=True,
+                          allow_neg_eigval=not safe, safe_gate=safe,
+                          lower_bound=lower_bound, state_v_first=safe,
+                          A_log=A_log, dt_bias=dt_bias)
+    l2 = lambda x: x.float() / torch.sqrt((x.float() ** 2).sum(-1, keepdim=True) + 1e-6)
+    qn, kn = l2(q).bfloat16().float(), l2(k).bfloat16().float()
+    a = g.float() + dt_bias
+    if safe:
+        gate = lower_bound * torch.sigmoid(torch.exp(A_log)[:, None] * a)
+        b = torch.sigmoid(beta.float())
+    else:
+        gate = -torch.exp(A_log)[:, None] * F.softplus(a)
+        b = 2 * torch.sigmoid(beta.float())
+    o_ref, ht_ref = recurrence(qn, kn, v.float(), gate, b, K ** -0.5, h0)
+    if safe:
+        ht = ht.transpose(-1, -2)
+    eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref)
+    expect('compiled on demand, in-kernel gate (%s), l2norm, beta sigmoid%s '
+           'B=%d T=%d H=%d HV=%d K=%d V=%d' %
+           ('lower bound %g, safe_gate, states [V,K]' % lower_bound if safe
+            else 'softplus', '' if safe else ' x2 (allow_neg_eigval)',
+            B, T, H, HV, K, V),
+           o.shape == (B, T, HV, V) and eo < TOLERANCE and eh < TOLERANCE,
+           'o %.2e, final state %.2e' % (eo, eh))
+
+
 def check_compile_cache():
     """Bundles compiled on demand land in KDA_CACHE_DIR, one per program:
     calls of other shapes (B, T, heads) reuse it, as does a new process."""
@@ -258,12 +304,12 @@ def check_errors():
                  lambda: kda.chunk_kda(q.float(), k.float(), v.float(), g, beta.float()),
                  'q/k/v=float32')
     del os.environ['KDA_TRANSLATE']
-    check_raises('flags kda-translate is not asked to compile name the key',
+    check_raises('options kda.chunk_fwd does not take name the key',
                  NotImplementedError,
                  lambda: kda.chunk_kda(q[..., :60].contiguous(), k[..., :60].contiguous(),
                                        v[..., :60].contiguous(), g[..., :60].contiguous(),
-                                       beta, use_qk_l2norm_in_kernel=True),
-                 'use_qk_l2norm_in_kernel=True')
+                                       beta, allow_neg_eigval=True),
+                 'allow_neg_eigval=True')
     check_raises('non-contiguous q', ValueError,
                  lambda: kda.chunk_kda(q.transpose(1, 3).contiguous().transpose(1, 3),
                                        k, v, g, beta),
@@ -312,6 +358,8 @@ def main():
                        offsets=[0, 1, 1, 40, 100])
         check_compiled(1, 65, 2, 2, 64, 64, torch.float16)
         check_compile_cache()
+        check_compiled_flags(1, 70, 1, 2, 60, 100, None)
+        check_compiled_flags(2, 40, 2, 2, 48, 48, -5.0)
     else:
         print('skip compiled on demand: no kda-translate (KDA_TRANSLATE)')
     print('%d failed' % len(failures) if failures else 'PASS')
