@@ -627,6 +627,14 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
       addressing.preparePointers();
     }
     Type element = type.getElementType();
+    // The registers of the run starting at register `r`, as one vector.
+    auto runVector = [&](OpBuilder &b, Location l, int64_t r) -> Value {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < run; ++i)
+        elements.push_back(extractRegister(b, l, adaptor.getValue(), r + i));
+      return vector::FromElementsOp::create(
+          b, l, VectorType::get({run}, element), elements);
+    };
     // Each run checked on its own (a tile the box cuts, or unaligned).
     auto checkedRuns = [&](OpBuilder &b0) {
       for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
@@ -641,12 +649,7 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
         scf::IfOp::create(
             b0, loc, fast,
             [&](OpBuilder &b, Location l) {
-              SmallVector<Value> elements;
-              for (int64_t i = 0; i < run; ++i)
-                elements.push_back(
-                    extractRegister(b, l, adaptor.getValue(), r + i));
-              Value vec = vector::FromElementsOp::create(
-                  b, l, VectorType::get({run}, element), elements);
+              Value vec = runVector(b, l, r);
               if (Value pointer = addressing.pointerTo(b, l, r)) {
                 LLVM::StoreOp::create(b, l, vec, pointer, alignment);
               } else {
@@ -674,16 +677,9 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
       scf::IfOp::create(
           rewriter, loc, whole,
           [&](OpBuilder &b, Location l) {
-            for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
-              SmallVector<Value> elements;
-              for (int64_t i = 0; i < run; ++i)
-                elements.push_back(
-                    extractRegister(b, l, adaptor.getValue(), r + i));
-              Value vec = vector::FromElementsOp::create(
-                  b, l, VectorType::get({run}, element), elements);
-              LLVM::StoreOp::create(b, l, vec, addressing.pointerTo(b, l, r),
-                                    alignment);
-            }
+            for (int64_t r = 0; r < layout.getNumRegisters(); r += run)
+              LLVM::StoreOp::create(b, l, runVector(b, l, r),
+                                    addressing.pointerTo(b, l, r), alignment);
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
