@@ -273,7 +273,11 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
       its barrier right before the first reader), and the dots read its
       fragments with
       `ldmatrix` (`.trans` where the buffer holds the transpose of what
-      the fragment needs);
+      the fragment needs); in an `scf.for` whose trips load such tiles at
+      addresses that change with the induction variable, each is copied
+      one trip ahead into a buffer of two slots (with `prefetch`): trip i + 1's
+      copies are issued right after the wait and barrier that publish trip
+      i's, one barrier per trip;
     - `tile.convert_layout`, `tile.trans` and `tile.broadcast` rename
       registers when every thread already holds what its result needs; a
       16-bit `convert_layout` that, within each warp, transposes 8x8
@@ -306,7 +310,10 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block when a kernel has no 'tile.num_threads' attribute">
+           "Threads per block when a kernel has no 'tile.num_threads' attribute">,
+    Option<"prefetch", "prefetch", "bool", /*default=*/"false",
+           "Copy a loop's dot operands kept in shared memory one trip ahead, "
+           "into buffers of two slots">
   ];
 }
 

@@ -21,7 +21,7 @@ using namespace mlir::kda;
 /// (the GPU), and lose their layouts otherwise.
 static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
                                        bool registerTiles, bool assignLayouts,
-                                       bool registerRecurrences,
+                                       bool registerRecurrences, bool prefetch,
                                        int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
   if (fuseScanOutput)
@@ -34,7 +34,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
         {numThreads, /*remarks=*/false,
          /*onlyRecurrences=*/!assignLayouts && registerRecurrences}));
   if (registerTiles)
-    pm.addPass(createConvertTileToSIMTPass({numThreads}));
+    pm.addPass(createConvertTileToSIMTPass({numThreads, prefetch}));
   pm.addPass(createDropTileLayoutsPass());
   pm.addPass(createConvertTileToLinalgPass());
   pm.addPass(createCanonicalizerPass());
@@ -46,14 +46,16 @@ void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
   buildTileAndLinalgPipeline(pm, options.fuseScanOutput,
                              /*registerTiles=*/false,
                              /*assignLayouts=*/false,
-                             /*registerRecurrences=*/false, /*numThreads=*/0);
+                             /*registerRecurrences=*/false, /*prefetch=*/false,
+                             /*numThreads=*/0);
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
   buildTileAndLinalgPipeline(pm, options.fuseScanOutput, options.registerTiles,
                              options.assignLayouts,
-                             options.registerRecurrences, options.numThreads);
+                             options.registerRecurrences, options.prefetch,
+                             options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(
       createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));

@@ -58,6 +58,12 @@ static llvm::cl::opt<bool> registerRecurrencesOption(
                    "mapping"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> prefetchOption(
+    "prefetch",
+    llvm::cl::desc("On registers, copy a loop's dot operands kept in shared "
+                   "memory one trip ahead, into buffers of two slots"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> fuseScanOutputOption(
     "fuse-scan-output",
     llvm::cl::desc("Compute the forward's output inside its state scan "
@@ -81,6 +87,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.registerTiles = !noRegisterTilesOption;
   options.assignLayouts = assignLayoutsOption;
   options.registerRecurrences = registerRecurrencesOption;
+  options.prefetch = prefetchOption;
   options.fuseScanOutput = fuseScanOutputOption;
   return options;
 }

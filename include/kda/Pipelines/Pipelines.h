@@ -76,6 +76,12 @@ struct KDAToPTXPipelineOptions
                      "registers; the other kernels keep the shared-memory "
                      "mapping"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> prefetch{
+      *this, "prefetch",
+      llvm::cl::desc("On registers, copy a loop's dot operands kept in "
+                     "shared memory one trip ahead (convert-tile-to-simt's "
+                     "prefetch)"),
+      llvm::cl::init(false)};
   KDA_STAGE_FUSION_OPTIONS
 };
 

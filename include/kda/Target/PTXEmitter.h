@@ -33,6 +33,9 @@ struct PTXEmitterOptions {
   /// Only the recurrence kernels (the state scan) get layouts and run on
   /// registers (kda-assign-tile-layouts only-recurrences).
   bool registerRecurrences = false;
+  /// On registers, a loop's dot operands kept in shared memory are copied
+  /// one trip ahead (convert-tile-to-simt prefetch).
+  bool prefetch = false;
   /// The output runs inside the state scan (kda-fuse-scan-output).
   bool fuseScanOutput = false;
 };

@@ -202,9 +202,11 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
 }
 
 /// An operand kept in shared memory (keepsInSharedMemory): the padded
-/// buffer of the loaded tile, and whether the dot reads its transpose.
+/// buffer of the loaded tile, the first row of the slot this trip reads
+/// (null: 0), and whether the dot reads its transpose.
 struct SharedOperand {
   Value buffer;
+  Value rowOffset;
   bool transposed = false;
 };
 
@@ -218,19 +220,22 @@ SharedOperand findSharedOperand(Value operand,
     def = trans.getInput().getDefiningOp();
     transposed = true;
   }
-  Value buffer = def ? sharedOperands.lookup(def) : Value();
-  return {buffer, buffer && transposed};
+  SharedBuffer shared = def ? sharedOperands.lookup(def) : SharedBuffer();
+  return {shared.buffer, shared.rowOffset, shared.buffer && transposed};
 }
 
 /// `num` 8x8 matrices of 16-bit elements read by one ldmatrix (.trans
-/// with `transpose`) from the padded shared buffer `buffer`, each lane
-/// giving the address of element (`row`, `column`): the i32 registers,
-/// one per matrix, in the order mma.sync takes them when the lanes'
-/// addresses follow the fragment (see the callers).
-SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value buffer,
-                                Value row, Value column, int num,
-                                bool transpose) {
+/// with `transpose`) from the padded shared buffer of `shared`, each lane
+/// giving the address of element (`row`, `column`) of the slot this trip
+/// reads: the i32 registers, one per matrix, in the order mma.sync takes
+/// them when the lanes' addresses follow the fragment (see the callers).
+SmallVector<Value> loadMatrices(OpBuilder &b, Location loc,
+                                const SharedOperand &shared, Value row,
+                                Value column, int num, bool transpose) {
   auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value buffer = shared.buffer;
+  if (shared.rowOffset)
+    row = arith::AddIOp::create(b, loc, row, shared.rowOffset);
   auto type = cast<MemRefType>(buffer.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   Value element = arith::AddIOp::create(
@@ -276,10 +281,10 @@ SmallVector<Value> loadSharedFragmentA(OpBuilder &b, Location loc,
   Value rowHalf = arith::RemUIOp::create(b, loc, matrix, cst(2));
   Value columnHalf = arith::DivUIOp::create(b, loc, matrix, cst(2));
   if (!shared.transposed)
-    return loadMatrices(b, loc, shared.buffer,
+    return loadMatrices(b, loc, shared,
                         add(m0, add(low8, mul(rowHalf, 8))),
                         add(k0, mul(columnHalf, 8)), 4, /*transpose=*/false);
-  return loadMatrices(b, loc, shared.buffer,
+  return loadMatrices(b, loc, shared,
                       add(k0, add(low8, mul(columnHalf, 8))),
                       add(m0, mul(rowHalf, 8)), 4, /*transpose=*/true);
 }
@@ -298,9 +303,9 @@ SmallVector<Value> loadSharedFragmentB(OpBuilder &b, Location loc,
       b, loc, arith::DivUIOp::create(b, loc, lane, cst(8)), cst(2));
   Value half8 = arith::MulIOp::create(b, loc, half, cst(8));
   if (!shared.transposed)
-    return loadMatrices(b, loc, shared.buffer, add(k0, add(low8, half8)), n0,
+    return loadMatrices(b, loc, shared, add(k0, add(low8, half8)), n0,
                         2, /*transpose=*/true);
-  return loadMatrices(b, loc, shared.buffer, add(n0, low8), add(k0, half8), 2,
+  return loadMatrices(b, loc, shared, add(n0, low8), add(k0, half8), 2,
                       /*transpose=*/false);
 }
 

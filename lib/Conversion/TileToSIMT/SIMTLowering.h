@@ -14,6 +14,7 @@
 #include "kda/Dialect/Tile/TileDialect.h"
 #include "kda/Dialect/Tile/TileOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
@@ -93,13 +94,47 @@ Value convertThroughSharedMemory(OpBuilder &b, Location loc, Value registers,
                                  RankedTensorType dstType, int64_t numWarps,
                                  ArrayRef<int64_t> permutation = {});
 
-/// Dot operands kept in shared memory: each tile.load whose tile only dots
-/// read (and that every warp would otherwise hold whole, see
-/// keepsInSharedMemory), with the buffer its tile is stored to:
-/// [rows, columns + kSharedOperandPad] elements, rows padded so that the 8 rows an
-/// ldmatrix reads fall in different banks.
-using SharedOperandMap = llvm::DenseMap<Operation *, Value>;
+/// Where a dot operand kept in shared memory (keepsInSharedMemory) lives:
+/// the buffer its tile is stored to, [rows, columns + kSharedOperandPad]
+/// elements (rows padded so that the 8 rows an ldmatrix reads fall in
+/// different banks), and, for a buffer of several slots (a load copied one
+/// loop trip ahead, prefetchKeptLoads), the first buffer row of the slot
+/// the current trip reads (null: row 0).
+struct SharedBuffer {
+  Value buffer;
+  Value rowOffset;
+};
+/// Each tile.load kept in shared memory, with its buffer.
+using SharedOperandMap = llvm::DenseMap<Operation *, SharedBuffer>;
 constexpr int64_t kSharedOperandPad = 8;
+
+/// A new shared buffer for `slots` copies of a tile of `type`'s shape, one
+/// below the other, rows padded by kSharedOperandPad elements.
+Value allocSharedOperand(OpBuilder &b, Location loc, RankedTensorType type,
+                         int64_t slots = 1);
+
+/// Copies the tile that `load` reads, at `indices` inside `bounds` of
+/// `source` (the load's own operands, or clones of them), into `buffer`
+/// from row `rowOffset` (null: 0) with cp.async, each thread taking its
+/// 16-byte runs of a coalesced layout; runs the box cuts or that are not
+/// aligned are read element by element (the padding value outside the
+/// box). Each cp.async is committed where it is issued; the caller waits.
+/// With `leadingBarrier`, a barrier first (readers of an earlier trip
+/// through a loop are done with the buffer).
+void copyTileToShared(OpBuilder &b, Location loc, tile::LoadOp load,
+                      Value source, ValueRange indices, ValueRange bounds,
+                      Value buffer, Value rowOffset, bool leadingBarrier);
+
+/// The first op in `load`'s block that reads its tile (directly or through
+/// a tile.trans), when every reader is in that block; null otherwise.
+Operation *firstReaderInBlock(tile::LoadOp load);
+
+/// Copies the kept loads (keepsInSharedMemory) of each scf.for body of
+/// `kernel` whose addresses change with the induction variable one trip
+/// ahead, into buffers of two slots, and records them in `sharedOperands`
+/// (SIMTPrefetch.cpp). Runs before the conversion; the conversion then
+/// only drops those loads' register tiles.
+void prefetchKeptLoads(func::FuncOp kernel, SharedOperandMap &sharedOperands);
 
 /// True when `load`'s tile is read only by 16-bit dots, as their A or B
 /// operand, itself or through a tile.trans, is at least 8 KiB and would be

@@ -250,38 +250,6 @@ int64_t distinctWarps(DistLayoutAttr layout) {
   return n;
 }
 
-/// A new shared buffer of `type`'s shape with rows padded by
-/// kSharedOperandPad elements (ldmatrix reads 8 rows on 8 bank groups).
-Value allocSharedOperand(OpBuilder &b, Location loc, RankedTensorType type) {
-  auto space =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
-  ArrayRef<int64_t> shape = type.getShape();
-  return memref::AllocOp::create(
-      b, loc,
-      MemRefType::get({shape[0], shape[1] + kSharedOperandPad},
-                      type.getElementType(), MemRefLayoutAttrInterface(),
-                      space));
-}
-
-/// The first op in `load`'s block that reads its tile (directly or through
-/// a tile.trans), when every reader is in that block; null otherwise.
-Operation *firstReaderInBlock(tile::LoadOp load) {
-  Block *block = load->getBlock();
-  Operation *first = nullptr;
-  for (Operation *user : load.getResult().getUsers()) {
-    SmallVector<Operation *> readers = {user};
-    if (auto trans = dyn_cast<tile::TransOp>(user))
-      readers.append(trans->user_begin(), trans->user_end());
-    for (Operation *reader : readers) {
-      if (reader->getBlock() != block)
-        return nullptr;
-      if (!first || reader->isBeforeInBlock(first))
-        first = reader;
-    }
-  }
-  return first;
-}
-
 struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
   LoadToRegisters(const TypeConverter &converter, MLIRContext *ctx,
                   SharedOperandMap &sharedOperands)
@@ -296,12 +264,14 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
       return failure();
     Location loc = op.getLoc();
     int64_t numWarps = getProgramWarps(op);
+    if (sharedOperands.count(op)) {
+      // Copied one loop trip ahead by prefetchKeptLoads.
+      replaceByUnusedRegisters(rewriter, op, type);
+      return success();
+    }
     if (keepsInSharedMemory(op)) {
       // Copied once, coalesced, with cp.async into a shared buffer the dots
       // read from; the registers of the tile itself are never used.
-      auto plain =
-          RankedTensorType::get(type.getShape(), type.getElementType());
-      DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
       Value buffer = allocSharedOperand(rewriter, loc, type);
       Block *block = op->getBlock();
       // A barrier first (readers of an earlier trip are done with the
@@ -314,8 +284,9 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
         if (!isa<tile::LoadOp, memref::AllocOp>(it) && !isMemoryEffectFree(it))
           leadingBarrier = true;
       lastKeptLoad[block] = op;
-      copyToShared(rewriter, loc, op, adaptor, coalesced, buffer,
-                   leadingBarrier);
+      copyTileToShared(rewriter, loc, op, adaptor.getSource(),
+                       adaptor.getIndices(), adaptor.getBounds(), buffer,
+                       Value(), leadingBarrier);
       // Every thread's copies done and seen by all before the first reader
       // (the work in between overlaps them); right here if the readers are
       // elsewhere. A wait for all copies and its barrier that an earlier
@@ -334,13 +305,8 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
         if (first)
           publishPoints[block] = first;
       }
-      sharedOperands[op] = buffer;
-      VectorType registers = getRegisterType(type);
-      rewriter.replaceOp(
-          op, arith::ConstantOp::create(
-                  rewriter, loc, registers,
-                  DenseElementsAttr::get(
-                      registers, rewriter.getZeroAttr(type.getElementType()))));
+      sharedOperands[op] = {buffer, Value()};
+      replaceByUnusedRegisters(rewriter, op, type);
       return success();
     }
     int64_t bytes = type.getNumElements() *
@@ -365,118 +331,17 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
     return success();
   }
 
-  /// Copies the tile of `op` into `buffer` (shared, rows padded): each
-  /// thread takes its runs of `layout` (16 bytes per lane along rows); a
-  /// run inside the box whose address is aligned (checked at run time) is
-  /// one cp.async, committed where it is issued; any other run is read
-  /// element by element (the padding value outside the box) and stored.
-  /// With `leadingBarrier`, a barrier first: readers of an earlier trip
-  /// through a loop are done with the buffer. The caller waits for the
-  /// copies.
-  static void copyToShared(ConversionPatternRewriter &rewriter, Location loc,
-                           tile::LoadOp op, OpAdaptor adaptor,
-                           DistLayoutAttr layout, Value buffer,
-                           bool leadingBarrier) {
-    auto type = cast<RankedTensorType>(op.getResult().getType());
-    Type element = type.getElementType();
-    TypedAttr padding = op.getPaddingAttr();
-    if (!padding)
-      padding = cast<TypedAttr>(rewriter.getZeroAttr(element));
-    Value pad = arith::ConstantOp::create(rewriter, loc, padding);
-    ThreadPosition thread = getThreadPosition(rewriter, loc);
-    TileAddressing addressing(rewriter, loc, adaptor.getSource(),
-                              adaptor.getIndices(), adaptor.getBounds(),
-                              op.getDims(), layout, thread);
-    SmallVector<Value> base = getThreadOffsets(rewriter, loc, layout, thread);
-    auto memrefType = cast<MemRefType>(adaptor.getSource().getType());
-    int64_t run = getRunLength(layout, memrefType, op.getDims());
-    Value aligned;
-    if (run > 1)
-      aligned = buildRunsAligned(rewriter, loc, adaptor.getSource(),
-                                 adaptor.getIndices(), run);
-    auto cst = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(rewriter, loc, v);
-    };
-    auto bufferIndices = [&](OpBuilder &b, int64_t r) {
-      SmallVector<Value> at;
-      for (auto [v, o] : llvm::zip(base, layout.getRegisterOffsets(r)))
-        at.push_back(o ? arith::AddIOp::create(b, loc, v, cst(o)).getResult()
-                       : v);
-      return at;
-    };
-    auto copyElement = [&](OpBuilder &b, Location l, int64_t r) {
-      ElementAccess access = addressing.access(r);
-      auto ifInside = scf::IfOp::create(
-          b, l, access.inBounds,
-          [&](OpBuilder &nb, Location nl) {
-            scf::YieldOp::create(nb, nl,
-                                 memref::LoadOp::create(nb, nl,
-                                                        adaptor.getSource(),
-                                                        access.indices)
-                                     .getResult());
-          },
-          [&](OpBuilder &nb, Location nl) {
-            scf::YieldOp::create(nb, nl, pad);
-          });
-      memref::StoreOp::create(b, l, ifInside.getResult(0), buffer,
-                              bufferIndices(b, r));
-    };
-    if (leadingBarrier)
-      gpu::BarrierOp::create(rewriter, loc);
-    int64_t runBytes = run * memrefType.getElementTypeBitWidth() / 8;
-    bool pieces = run > 1 && (runBytes == 4 || runBytes == 8 || runBytes == 16);
-    // Each run checked on its own (a tile the box cuts, or unaligned).
-    auto checkedRuns = [&](OpBuilder &b0) {
-      for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
-        if (run == 1 || (runBytes != 4 && runBytes != 8 && runBytes != 16)) {
-          for (int64_t i = 0; i < run; ++i)
-            copyElement(b0, loc, r + i);
-          continue;
-        }
-        Value fast = arith::AndIOp::create(
-            b0, loc, aligned, addressing.access(r + run - 1).inBounds);
-        SmallVector<Value> first = addressing.access(r).indices;
-        scf::IfOp::create(
-            b0, loc, fast,
-            [&](OpBuilder &b, Location l) {
-              Value token = nvgpu::DeviceAsyncCopyOp::create(
-                  b, l, buffer, bufferIndices(b, r), adaptor.getSource(), first,
-                  b.getIndexAttr(run), Value(),
-                  runBytes == 16 ? b.getUnitAttr() : UnitAttr());
-              nvgpu::DeviceAsyncCreateGroupOp::create(b, l, ValueRange{token});
-              scf::YieldOp::create(b, l);
-            },
-            [&](OpBuilder &b, Location l) {
-              for (int64_t i = 0; i < run; ++i)
-                copyElement(b, l, r + i);
-              scf::YieldOp::create(b, l);
-            });
-      }
-    };
-    if (!pieces) {
-      checkedRuns(rewriter);
-      return;
-    }
-    // The box holds the whole tile and the runs are aligned (the usual
-    // case, checked once): every run is one cp.async, one commit for all.
-    Value whole =
-        arith::AndIOp::create(rewriter, loc, aligned, addressing.coversTile());
-    scf::IfOp::create(
-        rewriter, loc, whole,
-        [&](OpBuilder &b, Location l) {
-          SmallVector<Value> tokens;
-          for (int64_t r = 0; r < layout.getNumRegisters(); r += run)
-            tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-                b, l, buffer, bufferIndices(b, r), adaptor.getSource(),
-                addressing.access(r).indices, b.getIndexAttr(run), Value(),
-                runBytes == 16 ? b.getUnitAttr() : UnitAttr()));
-          nvgpu::DeviceAsyncCreateGroupOp::create(b, l, tokens);
-          scf::YieldOp::create(b, l);
-        },
-        [&](OpBuilder &b, Location l) {
-          checkedRuns(b);
-          scf::YieldOp::create(b, l);
-        });
+  /// Replaces the kept load `op` by registers nobody reads (the dots read
+  /// its shared buffer).
+  static void replaceByUnusedRegisters(ConversionPatternRewriter &rewriter,
+                                       tile::LoadOp op,
+                                       RankedTensorType type) {
+    VectorType registers = getRegisterType(type);
+    rewriter.replaceOp(
+        op, arith::ConstantOp::create(
+                rewriter, op.getLoc(), registers,
+                DenseElementsAttr::get(
+                    registers, rewriter.getZeroAttr(type.getElementType()))));
   }
 
   /// The registers of `type` (laid out as `layout`) read from memory.
@@ -693,6 +558,146 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
 };
 
 } // namespace
+
+void simt::copyTileToShared(OpBuilder &rewriter, Location loc,
+                            tile::LoadOp op, Value source, ValueRange indices,
+                            ValueRange bounds, Value buffer, Value rowOffset,
+                            bool leadingBarrier) {
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
+  DistLayoutAttr layout =
+      tile::getCoalescedLayout(plain, getProgramWarps(op));
+  Type element = type.getElementType();
+  TypedAttr padding = op.getPaddingAttr();
+  if (!padding)
+    padding = cast<TypedAttr>(rewriter.getZeroAttr(element));
+  Value pad = arith::ConstantOp::create(rewriter, loc, padding);
+  ThreadPosition thread = getThreadPosition(rewriter, loc);
+  TileAddressing addressing(rewriter, loc, source,
+                            indices, bounds,
+                            op.getDims(), layout, thread);
+  SmallVector<Value> base = getThreadOffsets(rewriter, loc, layout, thread);
+  if (rowOffset)
+    base[0] = arith::AddIOp::create(rewriter, loc, base[0], rowOffset);
+  auto memrefType = cast<MemRefType>(source.getType());
+  int64_t run = getRunLength(layout, memrefType, op.getDims());
+  Value aligned;
+  if (run > 1)
+    aligned = buildRunsAligned(rewriter, loc, source,
+                               indices, run);
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  auto bufferIndices = [&](OpBuilder &b, int64_t r) {
+    SmallVector<Value> at;
+    for (auto [v, o] : llvm::zip(base, layout.getRegisterOffsets(r)))
+      at.push_back(o ? arith::AddIOp::create(b, loc, v, cst(o)).getResult()
+                     : v);
+    return at;
+  };
+  auto copyElement = [&](OpBuilder &b, Location l, int64_t r) {
+    ElementAccess access = addressing.access(r);
+    auto ifInside = scf::IfOp::create(
+        b, l, access.inBounds,
+        [&](OpBuilder &nb, Location nl) {
+          scf::YieldOp::create(nb, nl,
+                               memref::LoadOp::create(nb, nl,
+                                                      source,
+                                                      access.indices)
+                                   .getResult());
+        },
+        [&](OpBuilder &nb, Location nl) {
+          scf::YieldOp::create(nb, nl, pad);
+        });
+    memref::StoreOp::create(b, l, ifInside.getResult(0), buffer,
+                            bufferIndices(b, r));
+  };
+  if (leadingBarrier)
+    gpu::BarrierOp::create(rewriter, loc);
+  int64_t runBytes = run * memrefType.getElementTypeBitWidth() / 8;
+  bool pieces = run > 1 && (runBytes == 4 || runBytes == 8 || runBytes == 16);
+  // Each run checked on its own (a tile the box cuts, or unaligned).
+  auto checkedRuns = [&](OpBuilder &b0) {
+    for (int64_t r = 0; r < layout.getNumRegisters(); r += run) {
+      if (run == 1 || (runBytes != 4 && runBytes != 8 && runBytes != 16)) {
+        for (int64_t i = 0; i < run; ++i)
+          copyElement(b0, loc, r + i);
+        continue;
+      }
+      Value fast = arith::AndIOp::create(
+          b0, loc, aligned, addressing.access(r + run - 1).inBounds);
+      SmallVector<Value> first = addressing.access(r).indices;
+      scf::IfOp::create(
+          b0, loc, fast,
+          [&](OpBuilder &b, Location l) {
+            Value token = nvgpu::DeviceAsyncCopyOp::create(
+                b, l, buffer, bufferIndices(b, r), source, first,
+                b.getIndexAttr(run), Value(),
+                runBytes == 16 ? b.getUnitAttr() : UnitAttr());
+            nvgpu::DeviceAsyncCreateGroupOp::create(b, l, ValueRange{token});
+            scf::YieldOp::create(b, l);
+          },
+          [&](OpBuilder &b, Location l) {
+            for (int64_t i = 0; i < run; ++i)
+              copyElement(b, l, r + i);
+            scf::YieldOp::create(b, l);
+          });
+    }
+  };
+  if (!pieces) {
+    checkedRuns(rewriter);
+    return;
+  }
+  // The box holds the whole tile and the runs are aligned (the usual
+  // case, checked once): every run is one cp.async, one commit for all.
+  Value whole =
+      arith::AndIOp::create(rewriter, loc, aligned, addressing.coversTile());
+  scf::IfOp::create(
+      rewriter, loc, whole,
+      [&](OpBuilder &b, Location l) {
+        SmallVector<Value> tokens;
+        for (int64_t r = 0; r < layout.getNumRegisters(); r += run)
+          tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+              b, l, buffer, bufferIndices(b, r), source,
+              addressing.access(r).indices, b.getIndexAttr(run), Value(),
+              runBytes == 16 ? b.getUnitAttr() : UnitAttr()));
+        nvgpu::DeviceAsyncCreateGroupOp::create(b, l, tokens);
+        scf::YieldOp::create(b, l);
+      },
+      [&](OpBuilder &b, Location l) {
+        checkedRuns(b);
+        scf::YieldOp::create(b, l);
+      });
+}
+
+Value simt::allocSharedOperand(OpBuilder &b, Location loc,
+                               RankedTensorType type, int64_t slots) {
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  ArrayRef<int64_t> shape = type.getShape();
+  return memref::AllocOp::create(
+      b, loc,
+      MemRefType::get({slots * shape[0], shape[1] + kSharedOperandPad},
+                      type.getElementType(), MemRefLayoutAttrInterface(),
+                      space));
+}
+
+Operation *simt::firstReaderInBlock(tile::LoadOp load) {
+  Block *block = load->getBlock();
+  Operation *first = nullptr;
+  for (Operation *user : load.getResult().getUsers()) {
+    SmallVector<Operation *> readers = {user};
+    if (auto trans = dyn_cast<tile::TransOp>(user))
+      readers.append(trans->user_begin(), trans->user_end());
+    for (Operation *reader : readers) {
+      if (reader->getBlock() != block)
+        return nullptr;
+      if (!first || reader->isBeforeInBlock(first))
+        first = reader;
+    }
+  }
+  return first;
+}
 
 bool simt::keepsInSharedMemory(tile::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getResult().getType());

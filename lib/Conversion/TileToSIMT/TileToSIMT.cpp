@@ -267,6 +267,8 @@ struct ConvertTileToSIMTPass
                    SplatOnRegisters, IotaOnRegisters, TriMaskOnRegisters>(
           converter, ctx);
       SharedOperandMap sharedOperands;
+      if (prefetch)
+        prefetchKeptLoads(kernel, sharedOperands);
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);
       populateSIMTRegisterPatterns(converter, patterns);

@@ -68,6 +68,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.registerTiles = options.registerTiles;
   pipelineOptions.assignLayouts = options.assignLayouts;
   pipelineOptions.registerRecurrences = options.registerRecurrences;
+  pipelineOptions.prefetch = options.prefetch;
   pipelineOptions.fuseScanOutput = options.fuseScanOutput;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))

@@ -1,0 +1,204 @@
+//===- SIMTPrefetch.cpp - kept dot operands copied one loop trip ahead ----===//
+//
+// A tile that stays in shared memory for the dots that read it
+// (keepsInSharedMemory) and is loaded in the body of an scf.for, at an
+// address that changes with the induction variable, is copied one trip
+// ahead. Its buffer holds two slots: the copy for the first trip is issued
+// before the loop, and the copy for trip i + 1 right after the wait and the
+// barrier that publish trip i's copies, so that it overlaps all of trip i's
+// work; trip i's dots read slot i % 2. That barrier also frees the other
+// slot (every thread is past trip i - 1, its last reader), so one wait and
+// one barrier per trip serve every prefetched load of the loop, where a
+// copy issued at the load needs a barrier before it and one after it.
+//
+// This runs on the tile program before the conversion: the copies'
+// addresses are clones of the load's own index arithmetic, with the
+// induction variable replaced by the first trip's or the next trip's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "kda/Dialect/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+using namespace mlir::kda::simt;
+
+namespace {
+
+/// The ops of `loop`'s body that compute `values` from its induction
+/// variable and from values defined outside the loop, in body order, or
+/// failure if any of them depends on something else (a loop-carried value,
+/// an op with memory effects or regions), so that it cannot be recomputed
+/// for another trip. Sets `dependsOnTrip` when the induction variable is
+/// among the inputs.
+FailureOr<SmallVector<Operation *>> getTripSlice(scf::ForOp loop,
+                                                 ValueRange values,
+                                                 bool &dependsOnTrip) {
+  Block *body = loop.getBody();
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> work(values.begin(), values.end());
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (value == loop.getInductionVar()) {
+      dependsOnTrip = true;
+      continue;
+    }
+    if (!loop.getRegion().isAncestor(value.getParentRegion()))
+      continue;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != body || def->getNumRegions() ||
+        !isPure(def))
+      return failure();
+    ops.insert(def);
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  SmallVector<Operation *> sorted = ops.takeVector();
+  llvm::sort(sorted, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return sorted;
+}
+
+/// One load to prefetch: its address computation and its buffer.
+struct PrefetchedLoad {
+  tile::LoadOp load;
+  SmallVector<Operation *> slice;
+  Value buffer;
+};
+
+/// True when `load` can be copied for any trip of `loop` (its address
+/// computed from the induction variable and values from outside) and its
+/// address does change from trip to trip, only along dimensions inside its
+/// box (so a trip past the data reads nothing out of bounds); fills
+/// `slice`.
+bool isPrefetchable(scf::ForOp loop, tile::LoadOp load,
+                    SmallVector<Operation *> &slice) {
+  bool dependsOnTrip = false;
+  FailureOr<SmallVector<Operation *>> ops =
+      getTripSlice(loop, load->getOperands(), dependsOnTrip);
+  if (failed(ops) || !dependsOnTrip)
+    return false;
+  ArrayRef<int64_t> dims = load.getDims();
+  for (auto [dim, index] : llvm::enumerate(load.getIndices())) {
+    bool indexDependsOnTrip = false;
+    (void)getTripSlice(loop, index, indexDependsOnTrip);
+    if (indexDependsOnTrip &&
+        !llvm::is_contained(dims, static_cast<int64_t>(dim)))
+      return false;
+  }
+  slice = std::move(*ops);
+  return true;
+}
+
+/// Issues the copies of every load of `loads` for the trip whose induction
+/// variable is `iv`, into the slot that starts at row `slotRows` times the
+/// load's rows (null: slot 0), at `b`'s insertion point.
+void copyForTrip(OpBuilder &b, Location loc, scf::ForOp loop,
+                 ArrayRef<PrefetchedLoad> loads, Value iv, Value slot) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (const PrefetchedLoad &prefetched : loads)
+    for (Operation *op : prefetched.slice)
+      if (!mapping.contains(op))
+        b.clone(*op, mapping);
+  for (PrefetchedLoad prefetched : loads) {
+    tile::LoadOp load = prefetched.load;
+    auto map = [&](ValueRange values) {
+      return llvm::map_to_vector(
+          values, [&](Value v) { return mapping.lookupOrDefault(v); });
+    };
+    SmallVector<Value> indices = map(load.getIndices());
+    SmallVector<Value> bounds = map(load.getBounds());
+    Value rowOffset;
+    if (slot)
+      rowOffset = arith::MulIOp::create(
+          b, loc, slot,
+          arith::ConstantIndexOp::create(
+              b, loc, load.getResult().getType().getDimSize(0)));
+    copyTileToShared(b, loc, load, mapping.lookupOrDefault(load.getSource()),
+                     indices, bounds, prefetched.buffer, rowOffset,
+                     /*leadingBarrier=*/false);
+  }
+}
+
+/// Prefetches the kept loads of `loop`'s body: all of them or, when one
+/// cannot be (its address does not change, or cannot be recomputed), none.
+void prefetchLoop(scf::ForOp loop, SharedOperandMap &sharedOperands) {
+  SmallVector<PrefetchedLoad> loads;
+  Operation *first = nullptr;
+  for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
+    if (!keepsInSharedMemory(load))
+      continue;
+    Operation *reader = firstReaderInBlock(load);
+    SmallVector<Operation *> slice;
+    if (!reader || !isPrefetchable(loop, load, slice))
+      return;
+    loads.push_back({load, std::move(slice), Value()});
+    if (!first || reader->isBeforeInBlock(first))
+      first = reader;
+  }
+  if (loads.empty())
+    return;
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  // The buffers, and the first trip's copies.
+  for (PrefetchedLoad &prefetched : loads)
+    prefetched.buffer = allocSharedOperand(
+        b, prefetched.load.getLoc(), prefetched.load.getResult().getType(),
+        /*slots=*/2);
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                    loop.getLowerBound(), loop.getUpperBound());
+  scf::IfOp::create(b, loc, any, [&](OpBuilder &nb, Location nl) {
+    copyForTrip(nb, nl, loop, loads, loop.getLowerBound(), Value());
+    scf::YieldOp::create(nb, nl);
+  });
+  // In the body, before the first reader: this trip's copies done and seen
+  // by every thread (which also frees the other slot), then the next trip's
+  // copies into the other slot.
+  b.setInsertionPoint(first);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  gpu::BarrierOp::create(b, loc);
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value iv = loop.getInductionVar();
+  Value trip = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  Value slot = arith::RemUIOp::create(b, loc, trip, cst(2));
+  Value otherSlot = arith::SubIOp::create(b, loc, cst(1), slot);
+  Value next = arith::AddIOp::create(b, loc, iv, loop.getStep());
+  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                     loop.getUpperBound());
+  scf::IfOp::create(b, loc, more, [&](OpBuilder &nb, Location nl) {
+    copyForTrip(nb, nl, loop, loads, next, otherSlot);
+    scf::YieldOp::create(nb, nl);
+  });
+  for (PrefetchedLoad &prefetched : loads) {
+    Value rowOffset = arith::MulIOp::create(
+        b, loc, slot,
+        cst(prefetched.load.getResult().getType().getDimSize(0)));
+    sharedOperands[prefetched.load] = {prefetched.buffer, rowOffset};
+  }
+}
+
+} // namespace
+
+void simt::prefetchKeptLoads(func::FuncOp kernel,
+                             SharedOperandMap &sharedOperands) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops)
+    prefetchLoop(loop, sharedOperands);
+}

@@ -1,0 +1,99 @@
+// RUN: kda-opt %s --kda-assign-tile-layouts "--convert-tile-to-simt=prefetch=true" --canonicalize --cse | FileCheck %s
+// RUN: kda-opt %s --kda-assign-tile-layouts --convert-tile-to-simt --canonicalize --cse | FileCheck %s --check-prefix=AT-LOAD
+
+// The state scan's recurrence with w and kg read at rows 64 i of trip i
+// (the rows past %rows padded): both stay in shared memory for the dots,
+// and each is copied one trip ahead into a buffer of two 64-row slots.
+// - Before the loop, when it runs at all, the copies for trip 0 into slot 0
+//   (4 cp.async of 16 bytes per lane and tile, one commit each).
+// - In the loop, before the first dot: one wait for all copies and one
+//   barrier (trip i's copies are visible, and every thread is past trip
+//   i - 1, the last reader of the other slot), then, unless this is the
+//   last trip, the copies for trip i + 1 into the other slot.
+// - The dots read their fragments with ldmatrix at the row of this trip's
+//   slot ((i mod 2) * 64); no other barrier or wait in the loop.
+// CHECK-LABEL: func.func @prefetched
+// CHECK-DAG: %[[W:.*]] = memref.alloc() : memref<128x72xbf16, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[KG:.*]] = memref.alloc() : memref<128x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg0{{.*}}, %[[W]]
+// CHECK: nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_copy %arg1{{.*}}, %[[KG]]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[SLOT:.*]] = arith.remui %[[I]], %c2
+// CHECK: %[[OTHER:.*]] = arith.subi %c1, %[[SLOT]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[I]], %c1
+// CHECK: %[[MORE:.*]] = arith.cmpi slt, %[[NEXT]], %c4
+// CHECK: scf.if %[[MORE]]
+// CHECK: arith.muli %[[NEXT]], %c64
+// CHECK-COUNT-4: nvgpu.device_async_copy %arg0{{.*}}, %[[W]]
+// CHECK: nvgpu.device_async_copy %arg1{{.*}}, %[[KG]]
+// CHECK: %[[ROW:.*]] = arith.muli %[[SLOT]], %c64
+// CHECK: nvvm.ldmatrix
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: nvvm.cp.async.wait.group
+// CHECK: scf.yield
+// The same without prefetching (the default): in every trip, a barrier
+// before the copies, and a wait and a barrier before the first dot; one
+// slot each.
+// AT-LOAD-LABEL: func.func @prefetched
+// AT-LOAD: scf.for
+// AT-LOAD: memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
+// AT-LOAD: gpu.barrier
+// AT-LOAD: nvgpu.device_async_copy %arg0
+// AT-LOAD: nvvm.cp.async.wait.group 0
+// AT-LOAD-NEXT: gpu.barrier
+func.func @prefetched(%w: memref<?x64xbf16>, %kg: memref<?x64xbf16>, %u: memref<64x32xf32>, %out: memref<64x32xf32>, %rows: index)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<64x32xf32>
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%st = %z) -> (tensor<64x32xf32>) {
+    %r = arith.muli %i, %c64 : index
+    %wt = tile.load %w[%r, %c0] bounds [%rows, %c64] dims [0, 1] : memref<?x64xbf16> -> tensor<64x64xbf16>
+    %kt = tile.load %kg[%r, %c0] bounds [%rows, %c64] dims [0, 1] : memref<?x64xbf16> -> tensor<64x64xbf16>
+    %ut = tile.load %u[%c0, %c0] dims [0, 1] : memref<64x32xf32> -> tensor<64x32xf32>
+    %zv = tile.splat %zero : f32 -> tensor<64x32xf32>
+    %sr = arith.truncf %st : tensor<64x32xf32> to tensor<64x32xbf16>
+    %ws = tile.dot %wt, %sr, %zv : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    %vn = arith.subf %ut, %ws : tensor<64x32xf32>
+    %vr = arith.truncf %vn : tensor<64x32xf32> to tensor<64x32xbf16>
+    %ktt = tile.trans %kt permutation [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %n = tile.dot %ktt, %vr, %st : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    scf.yield %n : tensor<64x32xf32>
+  }
+  tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<64x32xf32>, memref<64x32xf32>
+  return
+}
+
+// A loop whose kept loads read the same rows on every trip is left as it
+// was: copies at the load, one slot.
+// CHECK-LABEL: func.func @same_rows
+// CHECK: scf.for
+// CHECK: memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: nvgpu.device_async_copy
+func.func @same_rows(%w: memref<64x64xbf16>, %out: memref<64x32xf32>)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<64x32xf32>
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%st = %z) -> (tensor<64x32xf32>) {
+    %wt = tile.load %w[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16>
+    %sr = arith.truncf %st : tensor<64x32xf32> to tensor<64x32xbf16>
+    %n = tile.dot %wt, %sr, %st : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    scf.yield %n : tensor<64x32xf32>
+  }
+  tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<64x32xf32>, memref<64x32xf32>
+  return
+}
