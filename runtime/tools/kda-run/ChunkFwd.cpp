@@ -18,17 +18,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pairs.h"
-#include "ProgramRunner.h"
+#include "Gates.h"
 #include "RandomStream.h"
 #include "Setup.h"
+#include "StageRunner.h"
 
 #include "kda/Reference/Reference.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace kda::run {
 
@@ -43,77 +43,39 @@ bool keyFlag(const rt::Manifest &m, const char *name) {
   return value && *value == "1";
 }
 
+/// The arguments of a kda.chunk_fwd bundle, by manifest name.
+enum Arg { Q, Kk, Vv, G, Beta, ALog, DtBias, H0, O, Ht };
+
 /// kda.chunk_fwd: o and the final state of the whole forward.
-class ChunkFwdRunner : public ProgramRunner {
-public:
-  bool configure(const Options &options, const rt::Manifest &manifest,
-                 std::string &error) override;
-  std::string describe() const override { return description; }
-  const std::vector<std::vector<int64_t>> &shapes() const override {
-    return argShapes;
-  }
-  void makeInputs(std::vector<HostTensor> &args) override;
-  void injectError(std::vector<HostTensor> &args) override;
-  void check(const std::vector<HostTensor> &args,
-             std::vector<OutputStats> &outputs) override;
+class ChunkFwdRunner : public StageRunner {
+  bool setUp(const rt::Manifest &m, std::string &error) override;
+  void makeInputs(Tensors &args) override;
+  void compareOutputs(const Tensors &args, Table &outputs) override;
 
-private:
-  /// The gate options of the bundle, pointing into `aLog` / `dtBias`.
-  ref::GateOptions gateOptions(const std::vector<HostTensor> &args,
-                               int64_t nu, std::vector<double> &aLog,
-                               std::vector<double> &dtBias) const;
+  /// Accumulates the outputs of the compared pairs against the float64
+  /// per-token recurrence (o into `oStats`, the final state into
+  /// `htStats`).
+  void compareWithRecurrence(const Tensors &args, OutputStats &oStats,
+                             OutputStats &htStats) const;
 
-  Options opt;
-  int qArg = -1, kArg = -1, vArg = -1, gArg = -1, betaArg = -1;
-  int aLogArg = -1, dtBiasArg = -1, h0Arg = -1, oArg = -1, htArg = -1;
-  int64_t B = 0, T = 0, H = 0, HV = 0, K = 0, V = 0, N = 0, chunk = 64;
   double scale = 0;
-  ref::GateMode mode = ref::GateMode::Precomputed;
-  double lowerBound = -5.0;
+  BundleGate gate;
   bool safeGate = false, l2norm = false, betaSigmoid = false,
        allowNegEigval = false, vk = false;
-  std::vector<Sequence> seqs;
-  PairSelection pairs;
-  std::vector<std::vector<int64_t>> argShapes;
-  std::string description;
 };
 
-bool ChunkFwdRunner::configure(const Options &options, const rt::Manifest &m,
-                               std::string &error) {
-  opt = options;
-  qArg = m.argIndex("q");
-  kArg = m.argIndex("k");
-  vArg = m.argIndex("v");
-  gArg = m.argIndex("g");
-  betaArg = m.argIndex("beta");
-  aLogArg = m.argIndex("a_log");
-  dtBiasArg = m.argIndex("dt_bias");
-  h0Arg = m.argIndex("initial_state");
-  oArg = m.argIndex("o");
-  htArg = m.argIndex("final_state");
-  const std::pair<const char *, int> required[] = {
-      {"q", qArg}, {"k", kArg}, {"v", vArg}, {"g", gArg}, {"beta", betaArg},
-      {"o", oArg}};
-  for (auto [name, index] : required)
-    if (index < 0) {
-      error = std::string("the bundle (program=chunk_fwd) has no argument '") +
-              name + "'";
-      return false;
-    }
-  const rt::ArgSpec &q = m.args[qArg];
-  if (!opt.dtype.empty() && opt.dtype != rt::dtypeName(q.dtype)) {
-    error = "--dtype " + opt.dtype + " does not match the bundle's input "
-            "dtype " + rt::dtypeName(q.dtype) + " (argument 'q')";
+bool ChunkFwdRunner::setUp(const rt::Manifest &m, std::string &error) {
+  findArguments(m, {"q", "k", "v", "g", "beta", "a_log", "dt_bias",
+                    "initial_state", "o", "final_state"});
+  if (!requireArguments("chunk_fwd", {Q, Kk, Vv, G, Beta, O}, error))
     return false;
-  }
-  if (!bindBatchAndHeads(opt, m, q, m.args[vArg], error))
+  const rt::ArgSpec &q = m.args[arg[Q]];
+  if (!checkDtypeFlag(opt, q.dtype, "input dtype", "q", error) ||
+      !bindBatchAndHeads(opt, m, q, m.args[arg[Vv]], error))
     return false;
-  B = opt.batch;
-  T = opt.seqLen;
-  H = opt.heads;
-  HV = opt.valueHeads;
+  takeFlagSizes();
   if (!parseKeyInt(m.key("K"), K) || !parseKeyInt(m.key("V"), V) ||
-      !parseKeyInt(m.key("chunk"), chunk)) {
+      !parseKeyInt(m.key("chunk"), BT)) {
     error = "the bundle's key lacks K, V or chunk";
     return false;
   }
@@ -124,171 +86,80 @@ bool ChunkFwdRunner::configure(const Options &options, const rt::Manifest &m,
     error = "the bundle's key has no valid scale";
     return false;
   }
-  std::string gate = m.key("gate") ? *m.key("gate") : "precomputed";
-  if (gate == "precomputed")
-    mode = ref::GateMode::Precomputed;
-  else if (gate == "softplus")
-    mode = ref::GateMode::Softplus;
-  else if (gate == "lower_bound")
-    mode = ref::GateMode::LowerBound;
-  else {
-    error = "the bundle's key gate=" + gate + " is not known";
+  if (!gate.readMode(m)) {
+    error = "the bundle's key gate=" + gate.name + " is not known";
     return false;
   }
   if (const std::string *lb = m.key("lower_bound"))
-    lowerBound = std::strtod(lb->c_str(), nullptr);
+    gate.lowerBound = std::strtod(lb->c_str(), nullptr);
+  gate.aLogArg = arg[ALog];
+  gate.dtBiasArg = arg[DtBias];
   safeGate = keyFlag(m, "safe_gate");
   l2norm = keyFlag(m, "l2norm");
   betaSigmoid = keyFlag(m, "beta_sigmoid");
   allowNegEigval = keyFlag(m, "allow_neg_eigval");
   vk = m.key("state_layout") && *m.key("state_layout") == "vk";
-  if (mode != ref::GateMode::Precomputed &&
-      (opt.maskP != 0.0 || opt.gateNorm != 1.0)) {
-    error = "--mask-p and --gate-norm apply to precomputed gates; the "
-            "bundle's gate is " + gate;
+  if (!gate.checkFlags(opt, error) || !checkCuSeqlens(opt, m, B, T, error))
     return false;
-  }
-  if (!checkCuSeqlens(opt, m, B, T, error))
+  countChunks();
+  if (!sizeAll(m, {"B", "T", "H", "HV", "K", "V", "N", "NT"}, error))
     return false;
-  N = opt.cuSeqlens.empty() ? B
-                            : static_cast<int64_t>(opt.cuSeqlens.size()) - 1;
-  int64_t numChunks = 0;
-  seqs = sequencesOf(B, T, opt.cuSeqlens);
-  for (const Sequence &s : seqs)
-    numChunks += (s.length() + chunk - 1) / chunk;
-  if (opt.cuSeqlens.empty())
-    numChunks = (T + chunk - 1) / chunk;
-  if (!sizeArguments(m,
-                     {{"B", B}, {"T", T}, {"H", H}, {"HV", HV}, {"K", K},
-                      {"V", V}, {"N", N}, {"NT", numChunks}},
-                     opt.cuSeqlens.size(), argShapes, error) ||
-      !checkSizes(m, argShapes, opt.cpu, error))
-    return false;
-  pairs = selectPairs(seqs, HV, opt.checkHeads, opt.seed);
+  pickPairs(HV);
+  injectAtMiddleRow(arg[O], V);
 
   char number[32];
   std::snprintf(number, sizeof number, "%g", scale);
-  description = "B=" + std::to_string(B) + " T=" + std::to_string(T) +
-                " H=" + std::to_string(H) + " HV=" + std::to_string(HV) +
-                " K=" + std::to_string(K) + " V=" + std::to_string(V) +
-                " chunk=" + std::to_string(chunk) + " scale=" + number +
-                " gate=" + gate + (safeGate ? " safe_gate" : "") +
-                (l2norm ? " l2norm" : "") +
-                (betaSigmoid ? " beta_sigmoid" : "") +
-                (allowNegEigval ? " allow_neg_eigval" : "") +
-                (vk ? " state_layout=vk" : "") +
-                (h0Arg >= 0 ? " initial_state" : "") +
-                (htArg >= 0 ? " final_state" : "") +
-                " dtype=" + rt::dtypeName(q.dtype) +
-                (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText);
-  description += inputOptionsText(opt);
+  description =
+      sizesText() + " V=" + std::to_string(V) + " chunk=" + std::to_string(BT) +
+      " scale=" + number + " gate=" + gate.name +
+      (safeGate ? " safe_gate" : "") + (l2norm ? " l2norm" : "") +
+      (betaSigmoid ? " beta_sigmoid" : "") +
+      (allowNegEigval ? " allow_neg_eigval" : "") +
+      (vk ? " state_layout=vk" : "") + (has(H0) ? " initial_state" : "") +
+      (has(Ht) ? " final_state" : "") + " dtype=" + rt::dtypeName(q.dtype) +
+      cuSeqlensText() + inputOptionsText(opt);
   return true;
 }
 
-void ChunkFwdRunner::makeInputs(std::vector<HostTensor> &args) {
+void ChunkFwdRunner::makeInputs(Tensors &args) {
   RandomStream stream(opt.seed);
   // q and k ~ U[0,1), each row normalized unless the bundle does it.
-  for (int a : {qArg, kArg}) {
-    HostTensor &x = args[a];
+  for (int a : {Q, Kk}) {
+    HostTensor &x = args[arg[a]];
     std::vector<double> values(x.size());
     stream.uniforms(x.size()).draw(
         [&](int64_t i, double u) { values[i] = u; });
     if (!l2norm)
       values = ref::l2normRows(values, K);
-    for (int64_t i = 0; i < x.size(); ++i)
-      x.set(i, values[i]);
+    x.setAll(values);
   }
-  HostTensor &v = args[vArg];
-  stream.uniforms(v.size()).draw([&](int64_t i, double u) { v.set(i, u); });
-
-  HostTensor &g = args[gArg];
-  const RandomSegment gDraws = stream.normals(g.size());
-  if (mode == ref::GateMode::Precomputed) {
-    const RandomSegment maskDraws = stream.uniforms(g.size());
-    gDraws.draw([&](int64_t i, double x) {
-      double gate = std::log(ref::sigmoid(x)) / opt.gateNorm;
-      g.set(i, safeGate ? std::max(gate, -5.0) : gate);
-    });
-    if (opt.maskP > 0.0)
-      maskDraws.draw([&](int64_t i, double u) {
-        if (u < opt.maskP)
-          g.set(i, safeGate ? -5.0 : -1000.0);
-      });
-  } else {
-    gDraws.draw([&](int64_t i, double x) { g.set(i, x); });
-    for (int a : {aLogArg, dtBiasArg})
-      if (a >= 0) {
-        HostTensor &t = args[a];
-        stream.normals(t.size()).draw(
-            [&](int64_t i, double x) { t.set(i, x); });
-      }
-  }
-  HostTensor &beta = args[betaArg];
+  stream.uniforms(args[arg[Vv]].size()).drawInto(args[arg[Vv]]);
+  gate.draw(opt, stream, args[arg[G]], args,
+            safeGate ? -5.0 : -std::numeric_limits<double>::infinity());
+  HostTensor &beta = args[arg[Beta]];
   stream.normals(beta.size()).draw([&](int64_t i, double x) {
     beta.set(i, betaSigmoid ? x : ref::sigmoid(x));
   });
-  if (h0Arg >= 0) {
-    HostTensor &h0 = args[h0Arg];
-    stream.normals(h0.size()).draw([&](int64_t i, double x) { h0.set(i, x); });
-  }
+  if (has(H0))
+    stream.normals(args[arg[H0]].size()).drawInto(args[arg[H0]]);
 }
 
-void ChunkFwdRunner::injectError(std::vector<HostTensor> &args) {
-  if (pairs.checked.empty())
-    return;
-  const HeadPair &p = pairs.all[pairs.checked.front()];
-  const Sequence &s = seqs[p.seq];
-  int64_t at = ((s.begin + s.length() / 2) * HV + p.head) * V;
-  args[oArg].set(at, args[oArg].get(at) + 1.0);
+void ChunkFwdRunner::compareOutputs(const Tensors &args, Table &outputs) {
+  OutputStats oStats = scanOutput("o", kForwardThreshold, args[arg[O]]);
+  OutputStats htStats;
+  if (has(Ht))
+    htStats = scanOutput("final_state", kForwardThreshold, args[arg[Ht]]);
+  if (oStats.compared)
+    compareWithRecurrence(args, oStats, htStats);
+  outputs.push_back(oStats);
+  if (has(Ht))
+    outputs.push_back(htStats);
 }
 
-ref::GateOptions ChunkFwdRunner::gateOptions(
-    const std::vector<HostTensor> &args, int64_t nu, std::vector<double> &aLog,
-    std::vector<double> &dtBias) const {
-  ref::GateOptions go;
-  go.mode = mode;
-  go.lowerBound = lowerBound;
-  if (aLogArg >= 0) {
-    aLog.assign(1, args[aLogArg].get(nu));
-    go.aLog = &aLog;
-  }
-  if (dtBiasArg >= 0) {
-    dtBias.resize(K);
-    for (int64_t d = 0; d < K; ++d)
-      dtBias[d] = args[dtBiasArg].get(nu * K + d);
-    go.dtBias = &dtBias;
-  }
-  return go;
-}
-
-void ChunkFwdRunner::check(const std::vector<HostTensor> &args,
-                           std::vector<OutputStats> &outputs) {
-  OutputStats oStats, htStats;
-  oStats.name = "o";
-  htStats.name = "final_state";
-  oStats.threshold = htStats.threshold = kForwardThreshold;
-  const HostTensor &o = args[oArg];
-  oStats.total = o.size();
-  for (int64_t i = 0; i < o.size(); ++i)
-    if (!std::isfinite(o.get(i)))
-      ++oStats.nonfinite;
-  if (htArg >= 0) {
-    htStats.total = args[htArg].size();
-    for (int64_t i = 0; i < htStats.total; ++i)
-      if (!std::isfinite(args[htArg].get(i)))
-        ++htStats.nonfinite;
-  }
-  if (opt.noCheck) {
-    oStats.compared = htStats.compared = false;
-    outputs.push_back(oStats);
-    if (htArg >= 0)
-      outputs.push_back(htStats);
-    return;
-  }
-  if (pairs.sampled())
-    std::printf("checking %zu of %zu (sequence, head) pairs\n",
-                pairs.checked.size(), pairs.all.size());
-
+void ChunkFwdRunner::compareWithRecurrence(const Tensors &args,
+                                           OutputStats &oStats,
+                                           OutputStats &htStats) const {
+  const HostTensor &o = args[arg[O]];
   const int64_t group = HV / H;
   std::vector<double> aLog, dtBias;
   auto stateIndex = [&](int64_t kk, int64_t vv) {
@@ -300,58 +171,45 @@ void ChunkFwdRunner::check(const std::vector<HostTensor> &args,
     const int64_t nu = pair.head, head = nu / group;
     const Sequence &s = seqs[pair.seq];
     const int64_t len = s.length();
-    ref::Problem p;
-    p.B = 1;
-    p.T = len;
-    p.H = p.HV = 1;
-    p.K = K;
-    p.V = V;
-    p.chunkSize = chunk;
+    ref::Problem p = pairProblem(len, K, V, BT);
     p.scale = scale;
-    std::vector<double> q(len * K), k(len * K), v(len * V), g(len * K),
-        beta(len);
-    for (int64_t r = 0; r < len; ++r) {
-      const int64_t row = s.begin + r;
-      for (int64_t d = 0; d < K; ++d) {
-        q[r * K + d] = args[qArg].get((row * H + head) * K + d);
-        k[r * K + d] = args[kArg].get((row * H + head) * K + d);
-        g[r * K + d] = args[gArg].get((row * HV + nu) * K + d);
-      }
-      for (int64_t d = 0; d < V; ++d)
-        v[r * V + d] = args[vArg].get((row * HV + nu) * V + d);
-      beta[r] = args[betaArg].get(row * HV + nu);
-    }
+    std::vector<double> q = gatherHead(args[arg[Q]], s.begin, len, head, H, K);
+    std::vector<double> k = gatherHead(args[arg[Kk]], s.begin, len, head, H, K);
+    std::vector<double> v = gatherHead(args[arg[Vv]], s.begin, len, nu, HV, V);
+    std::vector<double> g = gatherHead(args[arg[G]], s.begin, len, nu, HV, K);
+    std::vector<double> beta =
+        gatherHead(args[arg[Beta]], s.begin, len, nu, HV, 1);
     if (l2norm) {
       q = ref::l2normRows(q, K);
       k = ref::l2normRows(k, K);
     }
     if (betaSigmoid)
       beta = ref::betaSigmoid(beta, allowNegEigval);
-    ref::GateOptions go = gateOptions(args, nu, aLog, dtBias);
+    ref::GateOptions go = gate.headOptions(args, nu, K, aLog, dtBias);
     std::vector<double> gamma = ref::recurrenceGate(p, g, go);
     std::vector<double> h0;
     const int64_t seqIndex = static_cast<int64_t>(pair.seq);
-    if (h0Arg >= 0) {
+    if (has(H0)) {
       h0.resize(K * V);
       for (int64_t kk = 0; kk < K; ++kk)
         for (int64_t vv = 0; vv < V; ++vv)
-          h0[kk * V + vv] = args[h0Arg].get((seqIndex * HV + nu) * K * V +
-                                            stateIndex(kk, vv));
+          h0[kk * V + vv] = args[arg[H0]].get((seqIndex * HV + nu) * K * V +
+                                              stateIndex(kk, vv));
     }
-    ref::ForwardResult r = ref::recurrentForward(
-        p, q, k, v, gamma, beta, h0Arg >= 0 ? &h0 : nullptr);
+    ref::ForwardResult r =
+        ref::recurrentForward(p, q, k, v, gamma, beta, has(H0) ? &h0 : nullptr);
     for (int64_t t = 0; t < len; ++t)
       for (int64_t d = 0; d < V; ++d) {
         double out = o.get(((s.begin + t) * HV + nu) * V + d);
         if (std::isfinite(out))
           oStats.add(out, r.o[t * V + d]);
       }
-    if (htArg >= 0) {
+    if (has(Ht)) {
       stateChecked[seqIndex * HV + nu] = true;
       for (int64_t kk = 0; kk < K; ++kk)
         for (int64_t vv = 0; vv < V; ++vv) {
-          double out = args[htArg].get((seqIndex * HV + nu) * K * V +
-                                       stateIndex(kk, vv));
+          double out = args[arg[Ht]].get((seqIndex * HV + nu) * K * V +
+                                         stateIndex(kk, vv));
           if (std::isfinite(out))
             htStats.add(out, r.finalState[kk * V + vv]);
         }
@@ -359,22 +217,19 @@ void ChunkFwdRunner::check(const std::vector<HostTensor> &args,
   }
   // Empty sequences have no (sequence, head) pair: their final state is the
   // initial state (or 0), checked here when all pairs are checked.
-  if (htArg >= 0 && !pairs.sampled())
+  if (has(Ht) && !pairs.sampled())
     for (int64_t n = 0; n < N; ++n)
       for (int64_t nu = 0; nu < HV; ++nu) {
         if (stateChecked[n * HV + nu])
           continue;
         for (int64_t i = 0; i < K * V; ++i) {
           int64_t at = (n * HV + nu) * K * V + i;
-          double expected = h0Arg >= 0 ? args[h0Arg].get(at) : 0.0;
-          double out = args[htArg].get(at);
+          double expected = has(H0) ? args[arg[H0]].get(at) : 0.0;
+          double out = args[arg[Ht]].get(at);
           if (std::isfinite(out))
             htStats.add(out, expected);
         }
       }
-  outputs.push_back(oStats);
-  if (htArg >= 0)
-    outputs.push_back(htStats);
 }
 
 } // namespace

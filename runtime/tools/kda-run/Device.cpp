@@ -126,28 +126,36 @@ Status GpuSession::bench(const rt::LaunchArgs &args, int &runs, double &median,
   for (int i = 0; i < 3; ++i)
     if (Status s = program->launch(args, stream); !s)
       return s;
-  std::vector<rt::cu::CUevent> events(2);
+  std::vector<rt::cu::CUevent> events;
   auto cleanup = [&] {
     for (rt::cu::CUevent e : events)
       if (e)
         (void)d->cuEventDestroy_v2(e);
   };
-  for (auto &e : events)
-    e = nullptr;
-  for (auto &e : events)
-    if (Status s = d->check(d->cuEventCreate(&e, rt::cu::CU_EVENT_DEFAULT),
-                            "cuEventCreate");
-        !s) {
-      cleanup();
-      return s;
-    }
+  // `n` fresh events (those created before a failure are left to cleanup).
+  auto createEvents = [&](size_t n) {
+    events.assign(n, nullptr);
+    for (auto &e : events)
+      if (Status s = d->check(d->cuEventCreate(&e, rt::cu::CU_EVENT_DEFAULT),
+                              "cuEventCreate");
+          !s)
+        return s;
+    return Status::ok();
+  };
+  // Waits until the stream has passed event `e`.
+  auto waitFor = [&](rt::cu::CUevent e) {
+    return d->check(d->cuEventSynchronize(e),
+                    "running the kernels (cuEventSynchronize)");
+  };
+  if (Status s = createEvents(2); !s) {
+    cleanup();
+    return s;
+  }
   float ms = 0;
   d->cuEventRecord(events[0], stream);
   (void)program->launch(args, stream);
   d->cuEventRecord(events[1], stream);
-  if (Status s = d->check(d->cuEventSynchronize(events[1]),
-                          "running the kernels (cuEventSynchronize)");
-      !s) {
+  if (Status s = waitFor(events[1]); !s) {
     cleanup();
     return s;
   }
@@ -161,14 +169,10 @@ Status GpuSession::bench(const rt::LaunchArgs &args, int &runs, double &median,
   CUdeviceptr flush;
   if (Status s = alloc(flushBytes, flush); !s)
     return s;
-  events.assign(2 * static_cast<size_t>(runs), nullptr);
-  for (auto &e : events)
-    if (Status s = d->check(d->cuEventCreate(&e, rt::cu::CU_EVENT_DEFAULT),
-                            "cuEventCreate");
-        !s) {
-      cleanup();
-      return s;
-    }
+  if (Status s = createEvents(2 * static_cast<size_t>(runs)); !s) {
+    cleanup();
+    return s;
+  }
   for (int i = 0; i < runs; ++i) {
     d->cuMemsetD8Async(flush, static_cast<unsigned char>(i), flushBytes, stream);
     d->cuEventRecord(events[2 * i], stream);
@@ -178,9 +182,7 @@ Status GpuSession::bench(const rt::LaunchArgs &args, int &runs, double &median,
     }
     d->cuEventRecord(events[2 * i + 1], stream);
   }
-  if (Status s = d->check(d->cuEventSynchronize(events.back()),
-                          "running the kernels (cuEventSynchronize)");
-      !s) {
+  if (Status s = waitFor(events.back()); !s) {
     cleanup();
     return s;
   }

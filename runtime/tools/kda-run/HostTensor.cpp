@@ -73,6 +73,18 @@ float decodeF16(uint16_t h) {
   return floatOf(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
+/// Element `i` of an array of T at `p`.
+template <typename T> T load(const unsigned char *p, int64_t i) {
+  T value;
+  std::memcpy(&value, p + sizeof(T) * i, sizeof(T));
+  return value;
+}
+
+/// Stores `value` as element `i` of an array of T at `p`.
+template <typename T> void store(unsigned char *p, int64_t i, T value) {
+  std::memcpy(p + sizeof(T) * i, &value, sizeof(T));
+}
+
 } // namespace
 
 double roundTo(rt::DType dtype, double x) {
@@ -108,31 +120,16 @@ HostTensor::HostTensor(rt::DType dtype, std::vector<int64_t> shape)
 double HostTensor::get(int64_t i) const {
   const auto *p = static_cast<const unsigned char *>(storage.get());
   switch (type) {
-  case rt::DType::F32: {
-    float f;
-    std::memcpy(&f, p + 4 * i, 4);
-    return f;
-  }
-  case rt::DType::BF16: {
-    uint16_t h;
-    std::memcpy(&h, p + 2 * i, 2);
-    return decodeBF16(h);
-  }
-  case rt::DType::F16: {
-    uint16_t h;
-    std::memcpy(&h, p + 2 * i, 2);
-    return decodeF16(h);
-  }
-  case rt::DType::I32: {
-    int32_t v;
-    std::memcpy(&v, p + 4 * i, 4);
-    return v;
-  }
-  case rt::DType::I64: {
-    int64_t v;
-    std::memcpy(&v, p + 8 * i, 8);
-    return static_cast<double>(v);
-  }
+  case rt::DType::F32:
+    return load<float>(p, i);
+  case rt::DType::BF16:
+    return decodeBF16(load<uint16_t>(p, i));
+  case rt::DType::F16:
+    return decodeF16(load<uint16_t>(p, i));
+  case rt::DType::I32:
+    return load<int32_t>(p, i);
+  case rt::DType::I64:
+    return static_cast<double>(load<int64_t>(p, i));
   }
   return 0;
 }
@@ -140,32 +137,29 @@ double HostTensor::get(int64_t i) const {
 void HostTensor::set(int64_t i, double x) {
   auto *p = static_cast<unsigned char *>(storage.get());
   switch (type) {
-  case rt::DType::F32: {
-    float f = static_cast<float>(x);
-    std::memcpy(p + 4 * i, &f, 4);
-    break;
+  case rt::DType::F32:
+    return store(p, i, static_cast<float>(x));
+  case rt::DType::BF16:
+    return store(p, i, encodeBF16(static_cast<float>(x)));
+  case rt::DType::F16:
+    return store(p, i, encodeF16(static_cast<float>(x)));
+  case rt::DType::I32:
+    return store(p, i, static_cast<int32_t>(x));
+  case rt::DType::I64:
+    return store(p, i, static_cast<int64_t>(x));
   }
-  case rt::DType::BF16: {
-    uint16_t h = encodeBF16(static_cast<float>(x));
-    std::memcpy(p + 2 * i, &h, 2);
-    break;
-  }
-  case rt::DType::F16: {
-    uint16_t h = encodeF16(static_cast<float>(x));
-    std::memcpy(p + 2 * i, &h, 2);
-    break;
-  }
-  case rt::DType::I32: {
-    int32_t v = static_cast<int32_t>(x);
-    std::memcpy(p + 4 * i, &v, 4);
-    break;
-  }
-  case rt::DType::I64: {
-    int64_t v = static_cast<int64_t>(x);
-    std::memcpy(p + 8 * i, &v, 8);
-    break;
-  }
-  }
+}
+
+std::vector<double> HostTensor::getAll() const {
+  std::vector<double> values(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = get(i);
+  return values;
+}
+
+void HostTensor::setAll(const std::vector<double> &values) {
+  for (int64_t i = 0; i < count; ++i)
+    set(i, values[i]);
 }
 
 void HostTensor::fillBytes(unsigned char byte) {

@@ -38,6 +38,11 @@ public:
   double get(int64_t i) const;
   /// Stores x rounded to the dtype.
   void set(int64_t i, double x);
+  /// Every element as double, in order.
+  std::vector<double> getAll() const;
+  /// Stores values[i] (rounded) as element i, for every element; `values`
+  /// holds at least size() of them.
+  void setAll(const std::vector<double> &values);
   /// Sets every byte (0xFF makes every float element NaN).
   void fillBytes(unsigned char byte);
   /// "1x300x4x128".

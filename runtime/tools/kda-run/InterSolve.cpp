@@ -26,21 +26,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pairs.h"
+#include "IntraChunk.h"
 #include "Parallel.h"
-#include "ProgramRunner.h"
-#include "RandomStream.h"
-#include "Setup.h"
-#include "StageInputs.h"
 #include "Tf32Model.h"
 
 #include "kda/Reference/Reference.h"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <utility>
 
@@ -48,147 +41,37 @@ namespace kda::run {
 
 namespace {
 
-/// The rms ratio accepted for an output in the I/O dtype `io` whose f32
-/// computation alone is accurate to `computed`: the larger of the two.
-///
-/// Rounding the output to bf16 (8 significant bits) or f16 (11) gives rms
-/// ratios of about 2^-9 / sqrt(3) = 1.1e-3 and 2^-12 / sqrt(3) = 1.4e-4
-/// (measured 1.6e-3 / 1.8e-3 for bf16 and 2.1e-4 for f16 on Aqk and the
-/// off-diagonal blocks of M); inputs are rounded too, but the reference is
-/// computed from the rounded values, so they add nothing. The accepted
-/// ratios are about 2.5x that: 4e-3 for bf16, 5e-4 for f16.
-double threshold(rt::DType io, double computed) {
-  double rounding = io == rt::DType::BF16  ? 4e-3
-                    : io == rt::DType::F16 ? 5e-4
-                                           : 0.0;
-  return std::max(rounding, computed);
-}
-
-/// The arguments of a kda.inter_solve bundle, by manifest name.
-enum Arg { Q, Kk, Gc, Beta, Aqk, Akkd, AqkOut, MOut, NumArgs };
-constexpr const char *kArgNames[NumArgs] = {"q",   "k",    "G",       "beta",
-                                            "Aqk", "Akkd", "Aqk_out", "M"};
+/// The arguments of a kda.inter_solve bundle after q, k, G and beta.
+enum Arg { Aqk = IntraChunkRunner::NumInputArgs, Akkd, AqkOut, MOut };
 
 /// The four comparisons, in the order of the table.
-enum Row { RowAqk, RowM, RowAqkOff, RowMOff, NumRows };
-using RowStats = std::array<OutputStats, NumRows>;
+enum Row { RowAqk, RowM, RowAqkOff, RowMOff };
 
 /// kda.inter_solve: fla's fused off-diagonal Aqk/Akk blocks and solve_tril.
-class InterSolveRunner : public ProgramRunner {
-public:
-  bool configure(const Options &options, const rt::Manifest &manifest,
-                 std::string &error) override;
-  std::string describe() const override { return description; }
-  const std::vector<std::vector<int64_t>> &shapes() const override {
-    return argShapes;
-  }
-  void makeInputs(std::vector<HostTensor> &args) override;
-  void injectError(std::vector<HostTensor> &args) override;
-  void check(const std::vector<HostTensor> &args,
-             std::vector<OutputStats> &outputs) override;
+class InterSolveRunner : public IntraChunkRunner {
+  bool setUp(const rt::Manifest &m, std::string &error) override;
+  void makeInputs(Tensors &args) override;
+  void compareOutputs(const Tensors &args, Table &outputs) override;
 
-private:
-  /// The reference problem of `len` rows of one sequence and value head.
-  ref::Problem subProblem(int64_t len) const;
   /// The diagonal 16x16 blocks of Aqk and Akkd of pair `pair` (with NaN in
   /// the entries the kernel must not read).
-  void makeDiagonalBlocks(std::vector<HostTensor> &args,
-                          const HeadPair &pair) const;
+  void makeDiagonalBlocks(Tensors &args, const HeadPair &pair) const;
   /// Counts the non-finite elements of pair `pair` at the compared
   /// positions, and compares them with the references when `compare`.
-  void checkPair(const std::vector<HostTensor> &args, const HeadPair &pair,
-                 bool compare, RowStats &rows) const;
-  /// Whether the bundle has output `a`.
-  bool has(Arg a) const { return arg[a] >= 0; }
+  void checkPair(const Tensors &args, const HeadPair &pair, bool compare,
+                 Table &rows) const;
 
-  Options opt;
-  int arg[NumArgs];
-  int64_t B = 0, T = 0, H = 0, HV = 0, K = 0, BT = 64;
-  float scale = 0;
-  bool safeGate = false;
   std::string precision = "tf32";
-  rt::DType io = rt::DType::F32;
-  std::vector<Sequence> seqs;
-  PairSelection pairs;
-  std::vector<std::vector<int64_t>> argShapes;
-  std::string description;
 };
 
-bool InterSolveRunner::configure(const Options &options, const rt::Manifest &m,
-                                 std::string &error) {
-  opt = options;
-  // Roles, ranks and dtypes: every input, at least one output.
-  static const std::vector<StageArg> kRules = {
-      {"q", false, 4, "float"},
-      {"k", false, 4, "q"},
-      {"G", false, 4, "f32"},
-      {"beta", false, 3, "float"},
-      {"Aqk", false, 4, "q"},
-      {"Akkd", false, 4, "f32"},
-      {"Aqk_out", true, 4, "q"},
-      {"M", true, 4, "q"}};
-  std::vector<int> index;
-  if (!bindArguments(m, "inter_solve", kRules, index, error))
+bool InterSolveRunner::setUp(const rt::Manifest &m, std::string &error) {
+  if (!bindInputs(m, "inter_solve",
+                  {{"Aqk", false, 4, "q"},
+                   {"Akkd", false, 4, "f32"},
+                   {"Aqk_out", true, 4, "q"},
+                   {"M", true, 4, "q"}},
+                  Aqk, error))
     return false;
-  std::copy(index.begin(), index.end(), arg);
-  const rt::ArgSpec &q = m.args[arg[Q]];
-  io = q.dtype;
-  if (!opt.dtype.empty() && opt.dtype != rt::dtypeName(io)) {
-    error = "--dtype " + opt.dtype +
-            " does not match the bundle's input "
-            "dtype " +
-            rt::dtypeName(io) + " (argument 'q')";
-    return false;
-  }
-
-  // Sizes: B and T from the flags, H, HV, K and BT from the bundle, which
-  // the flags must match.
-  if (!bindBatchAndHeads(opt, m, q, m.args[arg[Gc]], error))
-    return false;
-  B = opt.batch;
-  T = opt.seqLen;
-  H = opt.heads;
-  HV = opt.valueHeads;
-  if (q.dims[3].isStatic())
-    K = q.dims[3].size;
-  else if (!parseKeyInt(m.key("K"), K)) {
-    error = "the bundle fixes no K (neither a static last dimension of 'q' "
-            "nor a key K=...)";
-    return false;
-  }
-  const rt::ArgSpec &aqk = m.args[arg[Aqk]];
-  if (const std::string *chunk = m.key("chunk")) {
-    if (!parseKeyInt(chunk, BT)) {
-      error = "the bundle's key chunk=" + *chunk + " is not a number";
-      return false;
-    }
-  } else if (aqk.dims[3].isStatic()) {
-    BT = aqk.dims[3].size;
-  } else {
-    error = "the bundle fixes no chunk size (neither a static last dimension "
-            "of 'Aqk' nor a key chunk=...)";
-    return false;
-  }
-  if (BT != 32 && BT != 64) {
-    error =
-        "the bundle's chunk size " + std::to_string(BT) + " is not 32 or 64";
-    return false;
-  }
-  const std::string *scaleKey = m.key("scale");
-  char *end = nullptr;
-  if (scaleKey)
-    scale = std::strtof(scaleKey->c_str(), &end);
-  if (!scaleKey || scaleKey->empty() || *end) {
-    error = "the bundle has no key scale=<number>";
-    return false;
-  }
-  if (const std::string *s = m.key("safe_gate")) {
-    if (*s != "0" && *s != "1") {
-      error = "the bundle's key safe_gate=" + *s + " is not 0 or 1";
-      return false;
-    }
-    safeGate = *s == "1";
-  }
   if (const std::string *p = m.key("precision")) {
     if (*p != "tf32" && *p != "tf32x3" && *p != "ieee") {
       error =
@@ -197,64 +80,22 @@ bool InterSolveRunner::configure(const Options &options, const rt::Manifest &m,
     }
     precision = *p;
   }
-  if (!checkCuSeqlens(opt, m, B, T, error))
+  if (!sizeStage(m, "inter_solve",
+                 {{B, T, HV, BT},
+                  {B, T, HV, ref::kSubChunk},
+                  {B, T, HV, BT},
+                  {B, T, HV, BT}},
+                 error))
     return false;
-
-  // Every argument's shape.
-  if (!sizeArguments(m,
-                     {{"B", B},
-                      {"T", T},
-                      {"H", H},
-                      {"HV", HV},
-                      {"K", K},
-                      {"BT", BT},
-                      {"BC", ref::kSubChunk}},
-                     opt.cuSeqlens.size(), argShapes, error) ||
-      !checkSizes(m, argShapes, opt.cpu, error))
-    return false;
-  const std::vector<int64_t> expected[NumArgs] = {
-      {B, T, H, K},   {B, T, H, K},   {B, T, HV, K},
-      {B, T, HV},     {B, T, HV, BT}, {B, T, HV, ref::kSubChunk},
-      {B, T, HV, BT}, {B, T, HV, BT}};
-  for (int a = 0; a < NumArgs; ++a)
-    if (has(static_cast<Arg>(a)) && argShapes[arg[a]] != expected[a]) {
-      error = std::string("the bundle's '") + kArgNames[a] + "' (" +
-              m.args[arg[a]].dimsText +
-              ") does not have the shape kda.inter_solve gives it";
-      return false;
-    }
-  seqs = sequencesOf(B, T, opt.cuSeqlens);
-  pairs = selectPairs(seqs, HV, opt.checkHeads, opt.seed);
-
-  char number[32];
-  std::snprintf(number, sizeof number, "%.9g", scale);
-  description =
-      "B=" + std::to_string(B) + " T=" + std::to_string(T) +
-      " H=" + std::to_string(H) + " HV=" + std::to_string(HV) +
-      " K=" + std::to_string(K) + " chunk=" + std::to_string(BT) +
-      " scale=" + number + " safe_gate=" + (safeGate ? "1" : "0") +
-      " precision=" + precision + " dtype=" + rt::dtypeName(io) +
-      " beta=" + rt::dtypeName(m.args[arg[Beta]].dtype) +
-      (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText);
-  description += inputOptionsText(opt);
+  // Column 0 of a row is on or below the diagonal: compared in both outputs.
+  injectAtMiddleRow(arg[has(AqkOut) ? AqkOut : MOut], BT);
+  description = describeStage(m, " precision=" + precision);
   return true;
 }
 
-ref::Problem InterSolveRunner::subProblem(int64_t len) const {
-  ref::Problem p;
-  p.B = 1;
-  p.T = len;
-  p.H = p.HV = 1;
-  p.K = K;
-  p.V = 1;
-  p.chunkSize = BT;
-  p.scale = static_cast<double>(scale);
-  return p;
-}
-
-void InterSolveRunner::makeDiagonalBlocks(std::vector<HostTensor> &args,
+void InterSolveRunner::makeDiagonalBlocks(Tensors &args,
                                           const HeadPair &pair) const {
-  const int64_t bc = ref::kSubChunk, nu = pair.head, hq = nu / (HV / H);
+  const int64_t bc = ref::kSubChunk, nu = pair.head;
   const Sequence &s = seqs[pair.seq];
   const double nan = std::numeric_limits<double>::quiet_NaN();
   HostTensor &aqkIn = args[arg[Aqk]], &akkdIn = args[arg[Akkd]];
@@ -264,12 +105,9 @@ void InterSolveRunner::makeDiagonalBlocks(std::vector<HostTensor> &args,
   for (int64_t s0 = 0; s0 < s.length(); s0 += bc) {
     const int64_t n = std::min(bc, s.length() - s0), row0 = s.begin + s0;
     ref::Problem p = subProblem(n);
-    std::vector<double> q = gatherHead(args[arg[Q]], row0, n, hq, H, K);
-    std::vector<double> k = gatherHead(args[arg[Kk]], row0, n, hq, H, K);
-    std::vector<double> G = gatherHead(args[arg[Gc]], row0, n, nu, HV, K);
-    std::vector<double> beta = gatherHead(args[arg[Beta]], row0, n, nu, HV, 1);
-    std::vector<double> aqk = ref::computeAqk(p, q, k, G);
-    std::vector<double> akkd = ref::computeAkkDiag(p, k, G, beta);
+    PairInputs in = gatherInputs(args, row0, n, nu);
+    std::vector<double> aqk = ref::computeAqk(p, in.q, in.k, in.G);
+    std::vector<double> akkd = ref::computeAkkDiag(p, in.k, in.G, in.beta);
     if (safeGate)
       akkd = ref::invertDiagonalBlocks(p, akkd);
     const int64_t first = s0 % BT; // column of the block in its chunk
@@ -288,62 +126,33 @@ void InterSolveRunner::makeDiagonalBlocks(std::vector<HostTensor> &args,
   }
 }
 
-void InterSolveRunner::makeInputs(std::vector<HostTensor> &args) {
-  // The generator's stream is that of fla's tests: q, k, g, the mask, beta;
-  // each part is drawn in parallel pieces.
-  HostTensor &q = args[arg[Q]], &k = args[arg[Kk]], &G = args[arg[Gc]],
-             &beta = args[arg[Beta]];
-  drawChunkStageInputs(opt, safeGate, BT, HV, K, seqs, pairs.all, q, k, G,
-                       beta);
-
+void InterSolveRunner::makeInputs(Tensors &args) {
+  IntraChunkRunner::makeInputs(args);
   parallelFor(pairs.all.size(),
               [&](size_t i) { makeDiagonalBlocks(args, pairs.all[i]); });
 }
 
-void InterSolveRunner::injectError(std::vector<HostTensor> &args) {
-  if (pairs.checked.empty())
-    return;
-  // Column 0 of a row is on or below the diagonal: compared in both outputs.
-  const HeadPair &p = pairs.all[pairs.checked.front()];
-  const Sequence &s = seqs[p.seq];
-  HostTensor &out = args[arg[has(AqkOut) ? AqkOut : MOut]];
-  int64_t at = ((s.begin + s.length() / 2) * HV + p.head) * BT;
-  out.set(at, out.get(at) + 1.0);
-}
-
-void InterSolveRunner::checkPair(const std::vector<HostTensor> &args,
-                                 const HeadPair &pair, bool compare,
-                                 RowStats &rows) const {
-  const int64_t bc = ref::kSubChunk, nu = pair.head, hq = nu / (HV / H);
+void InterSolveRunner::checkPair(const Tensors &args, const HeadPair &pair,
+                                 bool compare, Table &rows) const {
+  const int64_t bc = ref::kSubChunk, nu = pair.head;
   const Sequence &s = seqs[pair.seq];
   const int64_t len = s.length();
   std::vector<double> aqkRef, mRef, aqkModel, mModel;
   if (compare) {
     ref::Problem p = subProblem(len);
-    std::vector<double> q = gatherHead(args[arg[Q]], s.begin, len, hq, H, K);
-    std::vector<double> k = gatherHead(args[arg[Kk]], s.begin, len, hq, H, K);
-    std::vector<double> G = gatherHead(args[arg[Gc]], s.begin, len, nu, HV, K);
-    std::vector<double> beta =
-        gatherHead(args[arg[Beta]], s.begin, len, nu, HV, 1);
-    aqkRef = ref::computeAqk(p, q, k, G);
-    std::vector<double> akkRef = ref::computeAkk(p, k, G, beta);
+    PairInputs in = gatherInputs(args, s.begin, len, nu);
+    aqkRef = ref::computeAqk(p, in.q, in.k, in.G);
+    std::vector<double> akkRef = ref::computeAkk(p, in.k, in.G, in.beta);
     mRef = ref::solveTril(p, akkRef);
     // The same with the off-diagonal blocks as tf32 dots give them.
     aqkModel = aqkRef;
     std::vector<double> akkModel = std::move(akkRef);
-    modelOffDiagonalBlocks(p, q, k, G, beta, scale, aqkModel, akkModel);
+    modelOffDiagonalBlocks(p, in.q, in.k, in.G, in.beta, scale, aqkModel,
+                           akkModel);
     mModel = ref::solveTril(p, akkModel);
   }
   const HostTensor *aqkOut = has(AqkOut) ? &args[arg[AqkOut]] : nullptr;
   const HostTensor *mOut = has(MOut) ? &args[arg[MOut]] : nullptr;
-  auto take = [&](OutputStats &st, double out, const std::vector<double> &ref,
-                  int64_t at) {
-    ++st.total;
-    if (!std::isfinite(out))
-      ++st.nonfinite;
-    else if (compare)
-      st.add(out, ref[at]);
-  };
   for (int64_t r = 0; r < len; ++r) {
     const int64_t i = r % BT; // row in its chunk
     for (int64_t j = 0; j < BT; ++j) {
@@ -351,23 +160,22 @@ void InterSolveRunner::checkPair(const std::vector<HostTensor> &args,
       const bool offDiagonal = j / bc < i / bc;
       if (aqkOut && j <= i) {
         double o = aqkOut->get(outAt);
-        take(rows[RowAqk], o, aqkRef, at);
+        rows[RowAqk].take(o, aqkRef, at, compare);
         if (offDiagonal)
-          take(rows[RowAqkOff], o, aqkModel, at);
+          rows[RowAqkOff].take(o, aqkModel, at, compare);
       }
       if (mOut) {
         double o = mOut->get(outAt);
-        take(rows[RowM], o, mRef, at);
+        rows[RowM].take(o, mRef, at, compare);
         if (offDiagonal)
-          take(rows[RowMOff], o, mModel, at);
+          rows[RowMOff].take(o, mModel, at, compare);
       }
     }
   }
 }
 
-void InterSolveRunner::check(const std::vector<HostTensor> &args,
-                             std::vector<OutputStats> &outputs) {
-  // Accuracy of the f32 computation (f32 I/O; see threshold() for the
+void InterSolveRunner::compareOutputs(const Tensors &args, Table &outputs) {
+  // Accuracy of the f32 computation (f32 I/O; see ioThreshold() for the
   // others), measured at B=2 T=300 H=2 HV=4 K=64 (rms ratios):
   //
   //                         ieee     tf32     tf32x3
@@ -396,36 +204,19 @@ void InterSolveRunner::check(const std::vector<HostTensor> &args,
   //   unmodelled tf32 error that the row exists to exclude.
   const double exactRef = 1e-3, accumulation = opt.cpu ? 1e-6 : 1e-4;
   const double merge = precision == "tf32" ? 1e-3 : 1e-5;
-  const char *names[NumRows] = {"Aqk_out", "M", "Aqk_off*", "M_off*"};
-  const double thresholds[NumRows] = {
-      threshold(io, exactRef), threshold(io, exactRef),
-      threshold(io, accumulation), threshold(io, merge)};
 
   // Every pair is scanned for NaN/Inf; the checked ones are compared too.
+  Table rows = scanPairs({{"Aqk_out", ioThreshold(exactRef)},
+                          {"M", ioThreshold(exactRef)},
+                          {"Aqk_off*", ioThreshold(accumulation)},
+                          {"M_off*", ioThreshold(merge)}},
+                         [&](const HeadPair &pair, bool compare, Table &part) {
+                           checkPair(args, pair, compare, part);
+                         });
   const bool compare = !opt.noCheck;
-  if (compare && pairs.sampled())
-    std::printf("checking %zu of %zu (sequence, head) pairs\n",
-                pairs.checked.size(), pairs.all.size());
-  std::vector<char> checked(pairs.all.size(), 0);
-  for (size_t i : pairs.checked)
-    checked[i] = 1;
-  std::vector<RowStats> perPair(pairs.all.size());
-  parallelFor(pairs.all.size(), [&](size_t i) {
-    checkPair(args, pairs.all[i], compare && checked[i], perPair[i]);
-  });
-  RowStats rows;
-  for (int r = 0; r < NumRows; ++r) {
-    rows[r].name = names[r];
-    rows[r].threshold = thresholds[r];
-    rows[r].compared = compare;
-  }
-  for (const RowStats &pair : perPair)
-    for (int r = 0; r < NumRows; ++r)
-      rows[r].merge(pair[r]);
-
-  const bool present[NumRows] = {has(AqkOut), has(MOut), has(AqkOut) && compare,
-                                 has(MOut) && compare};
-  for (int r = 0; r < NumRows; ++r)
+  const bool present[] = {has(AqkOut), has(MOut), has(AqkOut) && compare,
+                          has(MOut) && compare};
+  for (size_t r = 0; r < rows.size(); ++r)
     if (present[r])
       outputs.push_back(rows[r]);
   if (compare)

@@ -73,7 +73,19 @@ bool parseDouble(const std::string &s, double &out) {
 bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
   std::set<std::string> seen;
   bool haveBatch = false, haveSeqLen = false, haveHeads = false,
-       haveValueHeads = false;
+       haveValueHeads = false, haveCheckHeads = false;
+  // The flags that take a positive integer, and whether each was given.
+  struct PositiveFlag {
+    const char *name;
+    int64_t *value;
+    bool *given;
+  };
+  const PositiveFlag positiveFlags[] = {
+      {"--batch", &o.batch, &haveBatch},
+      {"--seq-len", &o.seqLen, &haveSeqLen},
+      {"--heads", &o.heads, &haveHeads},
+      {"--value-heads", &o.valueHeads, &haveValueHeads},
+      {"--check-heads", &o.checkHeads, &haveCheckHeads}};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -138,32 +150,18 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
       }
       value = argv[++i];
     }
-    auto positive = [&](int64_t &out, bool &flag) {
+    const PositiveFlag *positive = nullptr;
+    for (const PositiveFlag &flag : positiveFlags)
+      if (name == flag.name)
+        positive = &flag;
+    if (positive) {
       int64_t v;
       if (!parseInt(value, v) || v < 1) {
         error = name + " expects a positive integer, got '" + value + "'";
         return false;
       }
-      out = v;
-      flag = true;
-      return true;
-    };
-    bool dummy;
-    if (name == "--batch") {
-      if (!positive(o.batch, haveBatch))
-        return false;
-    } else if (name == "--seq-len") {
-      if (!positive(o.seqLen, haveSeqLen))
-        return false;
-    } else if (name == "--heads") {
-      if (!positive(o.heads, haveHeads))
-        return false;
-    } else if (name == "--value-heads") {
-      if (!positive(o.valueHeads, haveValueHeads))
-        return false;
-    } else if (name == "--check-heads") {
-      if (!positive(o.checkHeads, dummy))
-        return false;
+      *positive->value = v;
+      *positive->given = true;
     } else if (name == "--seed") {
       int64_t v;
       if (!parseInt(value, v) || v < 0) {

@@ -16,21 +16,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostTensor.h"
-#include "ProgramRunner.h"
-#include "Pairs.h"
-#include "StageInputs.h"
+#include "LaterStage.h"
 
-#include <cmath>
+#include "kda/Reference/Reference.h"
+
 #include <cstdlib>
-#include <limits>
 
 namespace kda::run {
 
 namespace {
 
 /// The arguments of a kda.output bundle.
-enum Arg { Q, Gc, Aqk, Hh, VNew, O, NumArgs };
+enum Arg { Q, Gc, Aqk, Hh, VNew, O };
 
 const std::vector<StageArg> kArgs = {
     {"q", false, 4, "float"}, {"G", false, 4, "f32"},
@@ -56,46 +53,17 @@ double threshold(rt::DType dtype) {
 }
 
 /// kda.output: fla's chunk_gla_fwd_kernel_o.
-class OutputRunner : public ProgramRunner {
-public:
-  bool configure(const Options &options, const rt::Manifest &manifest,
-                 std::string &error) override;
-  std::string describe() const override { return description; }
-  const std::vector<std::vector<int64_t>> &shapes() const override {
-    return s.shapes;
-  }
-  void makeInputs(std::vector<HostTensor> &args) override;
-  void injectError(std::vector<HostTensor> &args) override;
-  void check(const std::vector<HostTensor> &args,
-             std::vector<OutputStats> &outputs) override;
-
-private:
-  HostTensor &get(std::vector<HostTensor> &args, Arg a) const {
-    return args[s.index[a]];
-  }
-  const HostTensor &get(const std::vector<HostTensor> &args, Arg a) const {
-    return args[s.index[a]];
-  }
-
-  Options opt;
-  StageSetup s;
-  /// The (sequence, head) pairs compared (--check-heads).
-  RowHeadSelection rows;
-  ref::Problem problem;
-  std::string description;
+class OutputRunner : public LaterStageRunner {
+  bool setUp(const rt::Manifest &m, std::string &error) override;
+  void makeInputs(Tensors &args) override;
+  void compareOutputs(const Tensors &args, Table &outputs) override;
 };
 
-bool OutputRunner::configure(const Options &options, const rt::Manifest &m,
-                             std::string &error) {
-  opt = options;
-  if (!configureStage(opt, m, "output", kArgs, "q", "v_new", s, error))
+bool OutputRunner::setUp(const rt::Manifest &m, std::string &error) {
+  if (!bindStage(m, "output", kArgs, "q", "v_new", error))
     return false;
   const std::string *scaleKey = m.key("scale");
-  char *end = nullptr;
-  double scale = 0;
-  if (scaleKey)
-    scale = std::strtod(scaleKey->c_str(), &end);
-  if (!scaleKey || scaleKey->empty() || *end) {
+  if (!scaleKey || !isNumber(*scaleKey)) {
     error = "the bundle has no key scale=<number>";
     return false;
   }
@@ -105,103 +73,51 @@ bool OutputRunner::configure(const Options &options, const rt::Manifest &m,
     return false;
   }
   const bool vFirst = *layoutKey == "vk";
-  const std::vector<int64_t> expected[NumArgs] = {
-      {s.B, s.T, s.H, s.K},
-      {s.B, s.T, s.HV, s.K},
-      {s.B, s.T, s.HV, s.BT},
-      vFirst ? std::vector<int64_t>{s.B, s.NT, s.HV, s.V, s.K}
-             : std::vector<int64_t>{s.B, s.NT, s.HV, s.K, s.V},
-      {s.B, s.T, s.HV, s.V},
-      {s.B, s.T, s.HV, s.V}};
-  for (int a = 0; a < NumArgs; ++a)
-    if (s.shapes[s.index[a]] != expected[a]) {
-      error = std::string("the bundle's '") + kArgs[a].name + "' (" +
-              m.args[s.index[a]].dimsText +
-              ") does not have the shape kda.output gives it";
-      return false;
-    }
-  problem = stageProblem(s, opt, scale,
-                         vFirst ? ref::StateLayout::VK : ref::StateLayout::KV);
-  rows = RowHeadSelection(s.B, s.T, opt.cuSeqlens, s.HV, opt.checkHeads,
-                          opt.seed);
-  description =
-      "B=" + std::to_string(s.B) + " T=" + std::to_string(s.T) +
-      " H=" + std::to_string(s.H) + " HV=" + std::to_string(s.HV) +
-      " K=" + std::to_string(s.K) + " V=" + std::to_string(s.V) +
-      " NT=" + std::to_string(s.NT) + " chunk=" + std::to_string(s.BT) +
-      " scale=" + *scaleKey + " state_layout=" + *layoutKey +
-      " dtype=" + rt::dtypeName(m.args[s.index[Q]].dtype) +
-      " v_new=" + rt::dtypeName(m.args[s.index[VNew]].dtype) +
-      (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText) +
-      " seed=" + std::to_string(opt.seed);
+  if (!checkShapes(m, "output",
+                   {{B, T, H, K},
+                    {B, T, HV, K},
+                    {B, T, HV, BT},
+                    vFirst ? std::vector<int64_t>{B, NT, HV, V, K}
+                           : std::vector<int64_t>{B, NT, HV, K, V},
+                    {B, T, HV, V},
+                    {B, T, HV, V}},
+                   error))
+    return false;
+  setProblem(std::strtod(scaleKey->c_str(), nullptr),
+             vFirst ? ref::StateLayout::VK : ref::StateLayout::KV);
+  // An element the check compares.
+  injectAtMiddleRow(arg[O], V);
+  description = sizesText() + " V=" + std::to_string(V) +
+                " NT=" + std::to_string(NT) + " chunk=" + std::to_string(BT) +
+                " scale=" + *scaleKey + " state_layout=" + *layoutKey +
+                " dtype=" + rt::dtypeName(m.args[arg[Q]].dtype) +
+                " v_new=" + rt::dtypeName(m.args[arg[VNew]].dtype) +
+                cuSeqlensText() + " seed=" + std::to_string(opt.seed);
   return true;
 }
 
-void OutputRunner::makeInputs(std::vector<HostTensor> &args) {
-  StageInputs in = makeStageInputs(problem, opt, get(args, Q).dtype(),
-                                   get(args, VNew).dtype(), rt::DType::F32);
-  auto fill = [&](Arg a, const std::vector<double> &x) {
-    HostTensor &t = get(args, a);
-    for (int64_t i = 0; i < t.size(); ++i)
-      t.set(i, x[i]);
-  };
-  fill(Q, in.q);
-  fill(Gc, in.G);
-  fill(Hh, in.forward.h);
-  fill(VNew, in.forward.vNew);
+void OutputRunner::makeInputs(Tensors &args) {
+  StageInputs in = drawStageInputs(args[arg[Q]].dtype(),
+                                   args[arg[VNew]].dtype(), rt::DType::F32);
+  args[arg[Q]].setAll(in.q);
+  args[arg[Gc]].setAll(in.G);
+  args[arg[Hh]].setAll(in.forward.h);
+  args[arg[VNew]].setAll(in.forward.vNew);
   // Aqk, NaN above the diagonal (never written by fla's intra kernels).
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  HostTensor &aqk = get(args, Aqk);
-  for (const ref::Chunk &c : problem.chunks())
-    for (int64_t i = c.begin; i < c.end; ++i)
-      for (int64_t nu = 0; nu < s.HV; ++nu)
-        for (int64_t j = 0; j < s.BT; ++j) {
-          const int64_t at = (i * s.HV + nu) * s.BT + j;
-          aqk.set(at, j <= i - c.begin ? in.forward.Aqk[at] : nan);
-        }
+  storeLowerTriangles(args[arg[Aqk]], in.forward.Aqk);
 }
 
-void OutputRunner::injectError(std::vector<HostTensor> &args) {
-  // An element the check compares.
-  const int64_t rowHead = rows.firstCheckedRowHead();
-  if (rowHead < 0)
-    return;
-  HostTensor &o = get(args, O);
-  o.set(rowHead * s.V, o.get(rowHead * s.V) + 1.0);
-}
-
-void OutputRunner::check(const std::vector<HostTensor> &args,
-                         std::vector<OutputStats> &outputs) {
-  auto all = [&](Arg a) {
-    const HostTensor &t = get(args, a);
-    std::vector<double> x(static_cast<size_t>(t.size()));
-    for (int64_t i = 0; i < t.size(); ++i)
-      x[i] = t.get(i);
-    return x;
-  };
-  const bool compare = !opt.noCheck;
-  std::vector<double> ref;
-  if (compare)
-    ref = ref::chunkOutput(problem, all(Q), all(Gc), all(Aqk), all(Hh),
-                           all(VNew));
+void OutputRunner::compareOutputs(const Tensors &args, Table &outputs) {
+  std::vector<double> expected;
+  if (!opt.noCheck)
+    expected =
+        ref::chunkOutput(problem, args[arg[Q]].getAll(), args[arg[Gc]].getAll(),
+                         args[arg[Aqk]].getAll(), args[arg[Hh]].getAll(),
+                         args[arg[VNew]].getAll());
   // Every element is scanned for NaN/Inf; those of the checked (sequence,
   // head) pairs are compared too.
-  if (compare)
-    rows.announce();
-  const HostTensor &o = get(args, O);
-  OutputStats st;
-  st.name = "o";
-  st.threshold = threshold(o.dtype());
-  st.compared = compare;
-  for (int64_t i = 0; i < o.size(); ++i) {
-    ++st.total;
-    double x = o.get(i);
-    if (!std::isfinite(x))
-      ++st.nonfinite;
-    else if (compare && rows.compared[i / s.V])
-      st.add(x, ref[i]);
-  }
-  outputs.push_back(st);
+  const HostTensor &o = args[arg[O]];
+  outputs.push_back(compareRows("o", threshold(o.dtype()), o, expected, V));
 }
 
 } // namespace

@@ -5,7 +5,6 @@
 #include "kda/Reference/Random.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 
 namespace kda::run {
@@ -46,35 +45,6 @@ PairSelection selectPairs(const std::vector<Sequence> &sequences, int64_t heads,
     std::sort(checked.begin(), checked.end());
   }
   return selection;
-}
-
-RowHeadSelection::RowHeadSelection(int64_t B, int64_t T,
-                                   const std::vector<int64_t> &cuSeqlens,
-                                   int64_t heads, int64_t checkHeads,
-                                   uint64_t seed)
-    : sequences(sequencesOf(B, T, cuSeqlens)),
-      pairs(selectPairs(sequences, heads, checkHeads, seed)),
-      compared(static_cast<size_t>(B * T * heads), 0), heads(heads) {
-  for (size_t i : pairs.checked) {
-    const HeadPair &p = pairs.all[i];
-    const Sequence &s = sequences[p.seq];
-    for (int64_t r = s.begin; r < s.end; ++r)
-      compared[static_cast<size_t>(r * heads + p.head)] = 1;
-  }
-}
-
-void RowHeadSelection::announce() const {
-  if (pairs.sampled())
-    std::printf("checking %zu of %zu (sequence, head) pairs\n",
-                pairs.checked.size(), pairs.all.size());
-}
-
-int64_t RowHeadSelection::firstCheckedRowHead() const {
-  if (pairs.checked.empty())
-    return -1;
-  const HeadPair &p = pairs.all[pairs.checked.front()];
-  const Sequence &s = sequences[p.seq];
-  return (s.begin + s.length() / 2) * heads + p.head;
 }
 
 } // namespace kda::run

@@ -52,28 +52,6 @@ struct PairSelection {
 PairSelection selectPairs(const std::vector<Sequence> &sequences, int64_t heads,
                           int64_t checkHeads, uint64_t seed);
 
-/// The pairs a runner compares, for outputs laid out [B * T rows, heads,
-/// ...] (per element, row * heads + head is its (row, head) index).
-struct RowHeadSelection {
-  std::vector<Sequence> sequences;
-  PairSelection pairs;
-  /// Per (row, head): 1 where the row is in the sequence of a checked pair
-  /// and the head is that pair's.
-  std::vector<char> compared;
-  int64_t heads = 0;
-
-  RowHeadSelection() = default;
-  /// The sequences of B x T tokens (or of `cuSeqlens`), and `checkHeads` of
-  /// their pairs (all when 0) picked as selectPairs does.
-  RowHeadSelection(int64_t B, int64_t T, const std::vector<int64_t> &cuSeqlens,
-                   int64_t heads, int64_t checkHeads, uint64_t seed);
-  /// Prints "checking N of M (sequence, head) pairs" when not all are.
-  void announce() const;
-  /// The (row, head) index of the middle row of the first checked pair (an
-  /// element the check compares), or -1 when no pair is checked.
-  int64_t firstCheckedRowHead() const;
-};
-
 } // namespace kda::run
 
 #endif // KDA_RUN_PAIRS_H

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ProgramRunner.h"
 #include "RandomStream.h"
 #include "Setup.h"
+#include "StageRunner.h"
 
 #include "kda/Reference/Reference.h"
 
@@ -35,62 +35,46 @@ double roundingThreshold(rt::DType dtype) {
   }
 }
 
+/// The two arguments of a preprocessing bundle: its input and its output.
+enum Arg { In, Out };
+
 /// kda.l2norm or kda.beta_activation.
-class PreprocessRunner : public ProgramRunner {
+class PreprocessRunner : public StageRunner {
 public:
   explicit PreprocessRunner(bool l2norm) : l2norm(l2norm) {}
-  bool configure(const Options &options, const rt::Manifest &manifest,
-                 std::string &error) override;
-  std::string describe() const override { return description; }
-  const std::vector<std::vector<int64_t>> &shapes() const override {
-    return argShapes;
-  }
-  void makeInputs(std::vector<HostTensor> &args) override {
-    HostTensor &x = args[inArg];
-    RandomStream(opt.seed).normals(x.size()).draw(
-        [&](int64_t i, double v) { x.set(i, v); });
-  }
-  void injectError(std::vector<HostTensor> &args) override {
-    HostTensor &out = args[outArg];
-    out.set(out.size() / 2, out.get(out.size() / 2) + 1.0);
-  }
-  void check(const std::vector<HostTensor> &args,
-             std::vector<OutputStats> &outputs) override;
 
 private:
+  bool setUp(const rt::Manifest &m, std::string &error) override;
+  void makeInputs(Tensors &args) override {
+    HostTensor &x = args[arg[In]];
+    RandomStream(opt.seed).normals(x.size()).drawInto(x);
+  }
+  void compareOutputs(const Tensors &args, Table &outputs) override;
+
   bool l2norm;
   bool allowNegEigval = false;
-  Options opt;
-  int inArg = -1, outArg = -1;
-  int64_t rowLength = 0;
-  std::vector<std::vector<int64_t>> argShapes;
-  std::string description;
 };
 
-bool PreprocessRunner::configure(const Options &options,
-                                 const rt::Manifest &m, std::string &error) {
-  opt = options;
+bool PreprocessRunner::setUp(const rt::Manifest &m, std::string &error) {
   const char *program = l2norm ? "l2norm" : "beta_activation";
   const int rank = l2norm ? 4 : 3;
+  arg.assign(2, -1);
   for (size_t i = 0; i < m.args.size(); ++i) {
-    if (m.args[i].role == rt::ArgRole::Input && inArg < 0)
-      inArg = static_cast<int>(i);
-    if (m.args[i].role == rt::ArgRole::Output && outArg < 0)
-      outArg = static_cast<int>(i);
+    if (m.args[i].role == rt::ArgRole::Input && arg[In] < 0)
+      arg[In] = static_cast<int>(i);
+    if (m.args[i].role == rt::ArgRole::Output && arg[Out] < 0)
+      arg[Out] = static_cast<int>(i);
   }
-  if (inArg < 0 || outArg < 0 || m.args.size() != 2 ||
-      m.args[inArg].rank() != rank || m.args[outArg].rank() != rank) {
+  if (!has(In) || !has(Out) || m.args.size() != 2 ||
+      m.args[arg[In]].rank() != rank || m.args[arg[Out]].rank() != rank) {
     error = std::string("the bundle (program=") + program +
             ") must have one rank-" + std::to_string(rank) +
             " input and one rank-" + std::to_string(rank) + " output";
     return false;
   }
-  const rt::ArgSpec &in = m.args[inArg];
-  if (!opt.dtype.empty() && opt.dtype != rt::dtypeName(in.dtype)) {
-    error = "--dtype " + opt.dtype + " does not match the bundle's input "
-            "dtype " + rt::dtypeName(in.dtype);
+  const rt::ArgSpec &in = m.args[arg[In]];
+  if (!checkDtypeFlag(opt, in.dtype, "input dtype", "", error))
     return false;
-  }
   if (!opt.cuSeqlens.empty()) {
     error = std::string("program=") + program +
             " is a row map: it takes no --cu-seqlens (pack the sequences "
@@ -105,7 +89,8 @@ bool PreprocessRunner::configure(const Options &options,
       !checkStaticDim(in, 2, heads, l2norm ? "--heads" : "--value-heads",
                       l2norm ? "H" : "HV", error))
     return false;
-  int64_t K = 1;
+  takeFlagSizes();
+  K = 1;
   if (l2norm) {
     if (!in.dims[3].isStatic()) {
       error = "the bundle's 'x' has no static K";
@@ -113,51 +98,35 @@ bool PreprocessRunner::configure(const Options &options,
     }
     K = in.dims[3].size;
   }
-  rowLength = K;
   allowNegEigval = m.key("allow_neg_eigval") &&
                    *m.key("allow_neg_eigval") == "1";
-  std::map<std::string, int64_t> symbols = {
-      {"B", opt.batch}, {"T", opt.seqLen}, {"H", opt.heads},
-      {"HV", opt.valueHeads}, {"K", K}};
-  if (!sizeArguments(m, symbols, 0, argShapes, error) ||
-      !checkSizes(m, argShapes, opt.cpu, error))
+  if (!sizeAll(m, {"B", "T", "H", "HV", "K"}, error))
     return false;
-  description = "B=" + std::to_string(opt.batch) +
-                " T=" + std::to_string(opt.seqLen) +
-                (l2norm ? " H=" + std::to_string(opt.heads) +
-                              " K=" + std::to_string(K)
-                        : " HV=" + std::to_string(opt.valueHeads) +
+  int64_t outSize = 1;
+  for (int64_t d : argShapes[arg[Out]])
+    outSize *= d;
+  injectAt(arg[Out], outSize / 2);
+  description = "B=" + std::to_string(B) + " T=" + std::to_string(T) +
+                (l2norm ? " H=" + std::to_string(H) + " K=" + std::to_string(K)
+                        : " HV=" + std::to_string(HV) +
                               (allowNegEigval ? " allow_neg_eigval" : "")) +
                 " dtype=" + rt::dtypeName(in.dtype) +
                 " seed=" + std::to_string(opt.seed);
   return true;
 }
 
-void PreprocessRunner::check(const std::vector<HostTensor> &args,
-                             std::vector<OutputStats> &outputs) {
-  const HostTensor &in = args[inArg];
-  const HostTensor &out = args[outArg];
-  OutputStats st;
-  st.name = l2norm ? "x_norm" : "beta";
-  st.threshold = roundingThreshold(out.dtype());
-  st.total = out.size();
-  for (int64_t i = 0; i < out.size(); ++i)
-    if (!std::isfinite(out.get(i)))
-      ++st.nonfinite;
-  if (opt.noCheck) {
-    st.compared = false;
-    outputs.push_back(st);
+void PreprocessRunner::compareOutputs(const Tensors &args, Table &outputs) {
+  const HostTensor &out = args[arg[Out]];
+  OutputStats &st = outputs.emplace_back(scanOutput(
+      l2norm ? "x_norm" : "beta", roundingThreshold(out.dtype()), out));
+  if (!st.compared)
     return;
-  }
-  std::vector<double> x(in.size());
-  for (int64_t i = 0; i < in.size(); ++i)
-    x[i] = in.get(i);
-  std::vector<double> expected = l2norm ? ref::l2normRows(x, rowLength)
-                                        : ref::betaSigmoid(x, allowNegEigval);
+  std::vector<double> x = args[arg[In]].getAll();
+  std::vector<double> expected =
+      l2norm ? ref::l2normRows(x, K) : ref::betaSigmoid(x, allowNegEigval);
   for (int64_t i = 0; i < out.size(); ++i)
     if (std::isfinite(out.get(i)))
       st.add(out.get(i), expected[i]);
-  outputs.push_back(st);
 }
 
 } // namespace

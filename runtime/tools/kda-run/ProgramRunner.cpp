@@ -4,33 +4,45 @@
 
 namespace kda::run {
 
+namespace {
+
+/// A program key and the function that makes its runner.
+struct RunnerEntry {
+  const char *program;
+  std::unique_ptr<ProgramRunner> (*make)();
+};
+
+/// Every runner, in the order knownPrograms lists them.
+const RunnerEntry kRunners[] = {
+    {"gate_cumsum", makeGateCumsumRunner},
+    {"intra_diag", makeIntraDiagRunner},
+    {"inter_solve", makeInterSolveRunner},
+    {"wy_recompute", makeWYRecomputeRunner},
+    {"state_scan", makeStateScanRunner},
+    {"output", makeOutputRunner},
+    {"l2norm", makeL2NormRunner},
+    {"beta_activation", makeBetaActivationRunner},
+    {"chunk_fwd", makeChunkFwdRunner},
+    {"custom", makeCustomRunner},
+};
+
+} // namespace
+
 std::unique_ptr<ProgramRunner> makeRunner(const std::string &program) {
-  if (program == "gate_cumsum")
-    return makeGateCumsumRunner();
-  if (program == "intra_diag")
-    return makeIntraDiagRunner();
-  if (program == "inter_solve")
-    return makeInterSolveRunner();
-  if (program == "l2norm")
-    return makeL2NormRunner();
-  if (program == "beta_activation")
-    return makeBetaActivationRunner();
-  if (program == "chunk_fwd")
-    return makeChunkFwdRunner();
-  if (program == "wy_recompute")
-    return makeWYRecomputeRunner();
-  if (program == "output")
-    return makeOutputRunner();
-  if (program == "state_scan")
-    return makeStateScanRunner();
-  if (program == "custom")
-    return makeCustomRunner();
+  for (const RunnerEntry &entry : kRunners)
+    if (program == entry.program)
+      return entry.make();
   return nullptr;
 }
 
 const char *knownPrograms() {
-  return "gate_cumsum, intra_diag, inter_solve, wy_recompute, state_scan, "
-         "output, l2norm, beta_activation, chunk_fwd, custom";
+  static const std::string names = [] {
+    std::string list;
+    for (const RunnerEntry &entry : kRunners)
+      list += (list.empty() ? "" : ", ") + std::string(entry.program);
+    return list;
+  }();
+  return names.c_str();
 }
 
 } // namespace kda::run

@@ -3,7 +3,7 @@
 // kda-run dispatches on the bundle's `program` key. A runner checks the
 // command line against the bundle, fixes the shape of every argument, makes
 // inputs the way fla's tests do, and compares the outputs with the float64
-// reference.
+// reference. The runners of kda stages share one driver (StageRunner.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -80,6 +80,10 @@ void RandomSegment::draw(
   });
 }
 
+void RandomSegment::drawInto(HostTensor &t) const {
+  draw([&](int64_t i, double v) { t.set(i, v); });
+}
+
 void drawNormalizedRows(const RandomSegment &draws, int64_t width,
                         HostTensor &t) {
   constexpr int64_t kRowsPerPiece = 1024;
@@ -98,6 +102,5 @@ void drawNormalizedRows(const RandomSegment &draws, int64_t width,
       t.set(i, normalized[i - first]);
   });
 }
-
 
 } // namespace kda::run

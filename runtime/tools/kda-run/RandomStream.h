@@ -19,6 +19,8 @@
 
 namespace kda::run {
 
+class HostTensor;
+
 /// `count` consecutive draws of the stream, all normals or all uniforms.
 class RandomSegment {
 public:
@@ -26,6 +28,9 @@ public:
   /// Calls put(i, value) for every i in [0, size()), in parallel pieces;
   /// `put` must be safe to call concurrently for different i.
   void draw(const std::function<void(int64_t, double)> &put) const;
+  /// Stores draw i as element i of `t`, for i in [0, size()), in parallel
+  /// pieces.
+  void drawInto(HostTensor &t) const;
   /// Calls put(i, value) for i in [begin, end), in order, on this thread.
   void drawRange(int64_t begin, int64_t end,
                  const std::function<void(int64_t, double)> &put) const;
@@ -60,8 +65,6 @@ private:
   bool spare = false;
   uint64_t spareRaw = 0;
 };
-
-class HostTensor;
 
 /// Fills `t`, rows of `width` elements, with the values of `draws`, each
 /// row divided by its L2 norm (kda::ref::l2normRows), in parallel pieces.

@@ -16,6 +16,20 @@ void OutputStats::add(double out, double ref) {
     maxAbs = std::fabs(d);
 }
 
+bool OutputStats::count(double out) {
+  ++total;
+  if (std::isfinite(out))
+    return true;
+  ++nonfinite;
+  return false;
+}
+
+void OutputStats::take(double out, const std::vector<double> &expected,
+                       int64_t at, bool compare) {
+  if (count(out) && compare)
+    add(out, expected[at]);
+}
+
 void OutputStats::merge(const OutputStats &other) {
   checked += other.checked;
   total += other.total;

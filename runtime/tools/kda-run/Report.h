@@ -28,6 +28,13 @@ struct OutputStats {
 
   /// Accumulates one finite element.
   void add(double out, double ref);
+  /// Counts one output element (and, when it is NaN or Inf, one nonfinite
+  /// element); returns whether it is finite, that is, comparable.
+  bool count(double out);
+  /// Counts `out` and, when `compare` and it is finite, accumulates it
+  /// against `expected[at]` (which is read only then).
+  void take(double out, const std::vector<double> &expected, int64_t at,
+            bool compare);
   /// Adds the counts and sums of `other` (a part of the same output).
   void merge(const OutputStats &other);
   double relRms() const;

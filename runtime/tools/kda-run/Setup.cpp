@@ -20,6 +20,46 @@ bool parseKeyInt(const std::string *value, int64_t &out) {
   return true;
 }
 
+bool isNumber(const std::string &text) {
+  char *end = nullptr;
+  (void)std::strtod(text.c_str(), &end);
+  return !text.empty() && !*end;
+}
+
+bool bindLastDim(const rt::Manifest &m, const char *name, const char *key,
+                 int64_t &out, std::string &error) {
+  const rt::DimSpec &d = m.args[m.argIndex(name)].dims.back();
+  if (d.isStatic()) {
+    out = d.size;
+    return true;
+  }
+  if (parseKeyInt(m.key(key), out))
+    return true;
+  error = std::string("the bundle fixes no ") + key +
+          " (neither a static last dimension of '" + name + "' nor a key " +
+          key + "=...)";
+  return false;
+}
+
+bool checkDtypeFlag(const Options &options, rt::DType dtype, const char *what,
+                    const std::string &argument, std::string &error) {
+  if (options.dtype.empty() || options.dtype == rt::dtypeName(dtype))
+    return true;
+  error = "--dtype " + options.dtype + " does not match the bundle's " + what +
+          " " + rt::dtypeName(dtype);
+  if (!argument.empty())
+    error += " (argument '" + argument + "')";
+  return false;
+}
+
+bool checkHeadGroups(int64_t H, int64_t HV, std::string &error) {
+  if (H >= 1 && HV % H == 0)
+    return true;
+  error = "--heads " + std::to_string(H) + " does not divide --value-heads " +
+          std::to_string(HV);
+  return false;
+}
+
 bool checkStaticDim(const rt::ArgSpec &arg, int dim, int64_t flag,
                     const char *flagName, const char *what,
                     std::string &error) {
@@ -232,12 +272,7 @@ bool bindBatchAndHeads(const Options &opt, const rt::Manifest &m,
             " does not match the bundle's HV " + std::to_string(keyValue);
     return false;
   }
-  if (opt.valueHeads % opt.heads != 0) {
-    error = "--heads " + std::to_string(opt.heads) +
-            " does not divide --value-heads " + std::to_string(opt.valueHeads);
-    return false;
-  }
-  return true;
+  return checkHeadGroups(opt.heads, opt.valueHeads, error);
 }
 
 } // namespace kda::run

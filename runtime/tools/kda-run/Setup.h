@@ -2,8 +2,9 @@
 //-*-===//
 //
 // What the program runners share when they fix a problem from the flags and
-// the manifest: key values, static dimensions, the varlen rules, the shape
-// of every argument, and the size limits of the host tensors.
+// the manifest: key values, static dimensions, --dtype, the head groups, the
+// varlen rules, the shape of every argument, and the size limits of the host
+// tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,25 @@ namespace kda::run {
 /// Parses a decimal integer (a key's value); false when `value` is null,
 /// empty or not an integer.
 bool parseKeyInt(const std::string *value, int64_t &out);
+
+/// Whether `text` is a whole decimal number (one that strtod reads to its
+/// end); false when it is empty.
+bool isNumber(const std::string &text);
+
+/// The size of the last dimension of argument `name`: its static size, else
+/// the value of key `key` ("the bundle fixes no K (neither a static last
+/// dimension of 'q' nor a key K=...)" when neither is there).
+bool bindLastDim(const rt::Manifest &m, const char *name, const char *key,
+                 int64_t &out, std::string &error);
+
+/// The --dtype rule: when given, --dtype must name `dtype`, the bundle's
+/// `what` ("--dtype f16 does not match the bundle's input dtype bf16
+/// (argument 'q')"; the argument part only when `argument` is not empty).
+bool checkDtypeFlag(const Options &options, rt::DType dtype, const char *what,
+                    const std::string &argument, std::string &error);
+
+/// H divides HV ("--heads 3 does not divide --value-heads 4").
+bool checkHeadGroups(int64_t H, int64_t HV, std::string &error);
 
 /// When dimension `dim` of `arg` is static, checks that it equals `flag`
 /// (the value of `flagName`, which sets `what`): "--batch 2 does not match

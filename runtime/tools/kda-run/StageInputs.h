@@ -1,11 +1,11 @@
-//===- StageInputs.h - shared setup of the later-stage runners ---*- C++ -*-===//
+//===- StageInputs.h - realistic inputs of one stage -------------*- C++ -*-===//
 //
-// The runners of kda.wy_recompute and kda.output check one stage whose
-// inputs are intermediates of the chunked forward. They share the check of
-// the command line against the bundle (argument roles, dtypes, the sizes B,
-// T, H, HV, K, V, BT and NT) and the making of realistic inputs: random q,
-// k, v, g, beta drawn the way fla's tests draw them, rounded to the bundle's
-// dtypes, and every earlier stage run by the float64 reference on them.
+// A stage whose inputs are intermediates of the chunked forward is checked
+// on realistic inputs: random q, k, v, g, beta drawn the way fla's tests
+// draw them, rounded to the bundle's dtypes, and every earlier stage run by
+// the float64 reference on them (wy_recompute, output); or, for the stages
+// of the diagonal blocks and the seed kernel (intra_diag, inter_solve), q,
+// k, G and beta drawn from fla's stream in parallel pieces.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,42 +15,12 @@
 #include "HostTensor.h"
 #include "Options.h"
 #include "Pairs.h"
-#include "Setup.h"
 
 #include "kda/Reference/Reference.h"
-#include "kda/Runtime/Bundle.h"
 
-#include <map>
-#include <string>
 #include <vector>
 
 namespace kda::run {
-
-/// The problem of a stage bundle, fixed from the flags and the manifest.
-struct StageSetup {
-  /// Index of each StageArg in the manifest (-1 for an absent output).
-  std::vector<int> index;
-  int64_t B = 0, T = 0, H = 0, HV = 0, K = 0, V = 0, BT = 64;
-  /// Total chunks along h's second dimension (ceil(T/BT), or the sum over
-  /// the sequences with cu_seqlens).
-  int64_t NT = 0;
-  /// Shape of every manifest argument.
-  std::vector<std::vector<int64_t>> shapes;
-};
-
-/// Checks the manifest's arguments against `args` (every input present,
-/// at least one output) and the flags against the manifest, and sizes
-/// every argument, the symbols being B, T, H, HV, K, V, BT and NT.
-/// `program` names the program in messages; `kArg` and `vArg` name the
-/// arguments whose last dimension is K and V.
-bool configureStage(const Options &opt, const rt::Manifest &m,
-                    const char *program, const std::vector<StageArg> &args,
-                    const char *kArg, const char *vArg, StageSetup &setup,
-                    std::string &error);
-
-/// The reference problem of a setup (scale and state layout as given).
-ref::Problem stageProblem(const StageSetup &s, const Options &opt,
-                          double scale, ref::StateLayout layout);
 
 /// Random post-preprocessing inputs of a problem, rounded to their dtypes,
 /// and every chunked stage of the float64 reference run on them.

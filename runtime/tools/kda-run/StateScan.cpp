@@ -22,18 +22,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Pairs.h"
+#include "Gates.h"
 #include "Parallel.h"
-#include "ProgramRunner.h"
 #include "RandomStream.h"
 #include "Setup.h"
+#include "StageRunner.h"
 
 #include "kda/Reference/Reference.h"
-
-#include <algorithm>
-#include <array>
-#include <cmath>
-#include <cstdio>
 
 namespace kda::run {
 
@@ -45,24 +40,14 @@ constexpr const char *kArgNames[NumArgs] = {
     "kg", "w", "u", "G", "initial_state", "h", "v_new", "final_state"};
 
 /// The comparisons, in the order of the table.
-enum Row { RowH, RowVNew, RowHt, NumRows };
-using RowStats = std::array<OutputStats, NumRows>;
+enum Row { RowH, RowVNew, RowHt };
 
 /// kda.state_scan: the inter-chunk state recurrence.
-class StateScanRunner : public ProgramRunner {
-public:
-  bool configure(const Options &options, const rt::Manifest &manifest,
-                 std::string &error) override;
-  std::string describe() const override { return description; }
-  const std::vector<std::vector<int64_t>> &shapes() const override {
-    return argShapes;
-  }
-  void makeInputs(std::vector<HostTensor> &args) override;
-  void injectError(std::vector<HostTensor> &args) override;
-  void check(const std::vector<HostTensor> &args,
-             std::vector<OutputStats> &outputs) override;
+class StateScanRunner : public StageRunner {
+  bool setUp(const rt::Manifest &m, std::string &error) override;
+  void makeInputs(Tensors &args) override;
+  void compareOutputs(const Tensors &args, Table &outputs) override;
 
-private:
   /// The reference problem of `len` rows of one sequence and value head.
   ref::Problem subProblem(int64_t len) const;
   /// G, w, u and kg of pair `pair` from the raw q/k/v/g/beta draws.
@@ -70,30 +55,21 @@ private:
                        const std::vector<double> &vRaw,
                        const std::vector<double> &g,
                        const std::vector<double> &beta, const HeadPair &pair,
-                       std::vector<HostTensor> &args) const;
+                       Tensors &args) const;
   /// Offset in h of the state matrix of chunk `c` of pair `pair`.
   int64_t hOffset(const HeadPair &pair, int64_t c) const;
   /// Compares (when `compare`) and scans for NaN/Inf the outputs of `pair`.
-  void checkPair(const std::vector<HostTensor> &args, const HeadPair &pair,
-                 bool compare, RowStats &rows) const;
-  bool has(Arg a) const { return arg[a] >= 0; }
+  void checkPair(const Tensors &args, const HeadPair &pair, bool compare,
+                 Table &rows) const;
 
-  Options opt;
-  int arg[NumArgs];
-  int64_t B = 0, T = 0, H = 0, HV = 0, K = 0, V = 0, BT = 64, N = 0, NT = 0;
   bool vk = false;
   rt::DType io = rt::DType::F32, vType = rt::DType::F32;
-  std::vector<Sequence> seqs;
   /// chunk_offsets: the first global chunk id of each sequence.
   std::vector<int64_t> chunkOffsets;
-  PairSelection pairs;
-  std::vector<std::vector<int64_t>> argShapes;
-  std::string description;
 };
 
-bool StateScanRunner::configure(const Options &options, const rt::Manifest &m,
-                                std::string &error) {
-  opt = options;
+bool StateScanRunner::setUp(const rt::Manifest &m, std::string &error) {
+  arg.assign(NumArgs, -1);
   for (int a = 0; a < NumArgs; ++a) {
     arg[a] = m.argIndex(kArgNames[a]);
     bool optional = a >= H0; // initial_state and every output
@@ -120,7 +96,7 @@ bool StateScanRunner::configure(const Options &options, const rt::Manifest &m,
   io = m.args[arg[Kg]].dtype;
   vType = m.args[arg[U]].dtype;
   for (int a = 0; a < NumArgs; ++a) {
-    if (!has(static_cast<Arg>(a)))
+    if (!has(a))
       continue;
     const rt::ArgSpec &spec = m.args[arg[a]];
     const int rank = a == Hout ? 5 : 4;
@@ -139,12 +115,8 @@ bool StateScanRunner::configure(const Options &options, const rt::Manifest &m,
       return false;
     }
   }
-  if (!opt.dtype.empty() && opt.dtype != rt::dtypeName(io)) {
-    error = "--dtype " + opt.dtype +
-            " does not match the bundle's input dtype " + rt::dtypeName(io) +
-            " (argument 'kg')";
+  if (!checkDtypeFlag(opt, io, "input dtype", "kg", error))
     return false;
-  }
 
   // Sizes: B and T from the flags; HV, K, V and the chunk size from the
   // bundle; H (the q/k heads the inputs are made with) from --heads.
@@ -156,15 +128,9 @@ bool StateScanRunner::configure(const Options &options, const rt::Manifest &m,
                       error) ||
       !checkStaticDim(kg, 2, opt.valueHeads, "--value-heads", "HV", error))
     return false;
-  B = opt.batch;
-  T = opt.seqLen;
-  H = opt.heads;
-  HV = opt.valueHeads;
-  if (HV % H != 0) {
-    error = "--heads " + std::to_string(H) + " does not divide --value-heads " +
-            std::to_string(HV);
+  takeFlagSizes();
+  if (!checkHeadGroups(H, HV, error))
     return false;
-  }
   if (!kg.dims[3].isStatic() || !u.dims[3].isStatic()) {
     error = "the bundle's 'kg' and 'u' must have a static last dimension";
     return false;
@@ -184,67 +150,58 @@ bool StateScanRunner::configure(const Options &options, const rt::Manifest &m,
   vk = layout && *layout == "vk";
   if (!checkCuSeqlens(opt, m, B, T, error))
     return false;
-  seqs = sequencesOf(B, T, opt.cuSeqlens);
-  N = static_cast<int64_t>(seqs.size());
   // Global chunk ids: b * NT + c for fixed length, chunk_offsets[n] + c for
   // varlen (B = 1).
+  countChunks();
   int64_t total = 0;
   for (const Sequence &s : seqs) {
     chunkOffsets.push_back(total);
     total += (s.length() + BT - 1) / BT;
   }
-  NT = opt.cuSeqlens.empty() ? (T + BT - 1) / BT : total;
 
   // Every argument's shape.
-  if (!sizeArguments(m,
-                     {{"B", B},
-                      {"T", T},
-                      {"HV", HV},
-                      {"K", K},
-                      {"V", V},
-                      {"N", N},
-                      {"NT", NT}},
-                     opt.cuSeqlens.size(), argShapes, error) ||
-      !checkSizes(m, argShapes, opt.cpu, error))
+  if (!sizeAll(m, {"B", "T", "HV", "K", "V", "N", "NT"}, error))
     return false;
   const std::vector<int64_t> state =
       vk ? std::vector<int64_t>{N, HV, V, K} : std::vector<int64_t>{N, HV, K, V};
   const std::vector<int64_t> hShape = vk
                                           ? std::vector<int64_t>{B, NT, HV, V, K}
                                           : std::vector<int64_t>{B, NT, HV, K, V};
-  const std::vector<int64_t> expected[NumArgs] = {
-      {B, T, HV, K}, {B, T, HV, K}, {B, T, HV, V}, {B, T, HV, K},
-      state,         hShape,        {B, T, HV, V}, state};
-  for (int a = 0; a < NumArgs; ++a)
-    if (has(static_cast<Arg>(a)) && argShapes[arg[a]] != expected[a]) {
-      error = std::string("the bundle's '") + kArgNames[a] + "' (" +
-              m.args[arg[a]].dimsText +
-              ") does not have the shape kda.state_scan gives it";
-      return false;
-    }
-  pairs = selectPairs(seqs, HV, opt.checkHeads, opt.seed);
+  if (!checkShapes(m, "state_scan",
+                   {{B, T, HV, K},
+                    {B, T, HV, K},
+                    {B, T, HV, V},
+                    {B, T, HV, K},
+                    state,
+                    hShape,
+                    {B, T, HV, V},
+                    state},
+                   error))
+    return false;
+  pickPairs(HV);
 
-  description =
-      "B=" + std::to_string(B) + " T=" + std::to_string(T) +
-      " H=" + std::to_string(H) + " HV=" + std::to_string(HV) +
-      " K=" + std::to_string(K) + " V=" + std::to_string(V) +
-      " chunk=" + std::to_string(BT) + " dtype=" + rt::dtypeName(io) +
-      " v_dtype=" + rt::dtypeName(vType) + " layout=" + (vk ? "vk" : "kv") +
-      " initial_state=" + (has(H0) ? "1" : "0") +
-      " final_state=" + (has(Ht) ? "1" : "0") +
-      (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText);
-  description += inputOptionsText(opt);
+  // A row in the middle of v_new, else the last chunk's entering state in
+  // h, else the final state, of the first checked pair.
+  if (has(VNew)) {
+    injectAtMiddleRow(arg[VNew], V);
+  } else if (const HeadPair *p = firstCheckedPair()) {
+    const Sequence &s = seqs[p->seq];
+    injectAt(arg[has(Hout) ? Hout : Ht],
+             has(Hout) ? hOffset(*p, (s.length() - 1) / BT)
+                       : (static_cast<int64_t>(p->seq) * HV + p->head) * K * V);
+  }
+  description = sizesText() + " V=" + std::to_string(V) +
+                " chunk=" + std::to_string(BT) + " dtype=" + rt::dtypeName(io) +
+                " v_dtype=" + rt::dtypeName(vType) +
+                " layout=" + (vk ? "vk" : "kv") +
+                " initial_state=" + (has(H0) ? "1" : "0") +
+                " final_state=" + (has(Ht) ? "1" : "0") + cuSeqlensText() +
+                inputOptionsText(opt);
   return true;
 }
 
 ref::Problem StateScanRunner::subProblem(int64_t len) const {
-  ref::Problem p;
-  p.B = 1;
-  p.T = len;
-  p.H = p.HV = 1;
-  p.K = K;
-  p.V = V;
-  p.chunkSize = BT;
+  ref::Problem p = pairProblem(len, K, V, BT);
   p.stateLayout = vk ? ref::StateLayout::VK : ref::StateLayout::KV;
   return p;
 }
@@ -263,7 +220,7 @@ void StateScanRunner::makeStageInputs(const std::vector<double> &k,
                                       const std::vector<double> &g,
                                       const std::vector<double> &beta,
                                       const HeadPair &pair,
-                                      std::vector<HostTensor> &args) const {
+                                      Tensors &args) const {
   const Sequence &s = seqs[pair.seq];
   const int64_t len = s.length(), nu = pair.head, hq = nu / (HV / H);
   auto slice = [&](const std::vector<double> &x, int64_t heads, int64_t head,
@@ -297,7 +254,7 @@ void StateScanRunner::makeStageInputs(const std::vector<double> &k,
   scatter(kg, args[arg[Kg]], K);
 }
 
-void StateScanRunner::makeInputs(std::vector<HostTensor> &args) {
+void StateScanRunner::makeInputs(Tensors &args) {
   RandomStream stream(opt.seed);
   const int64_t rows = B * T;
   const RandomSegment qDraws = stream.normals(rows * H * K);
@@ -317,14 +274,8 @@ void StateScanRunner::makeInputs(std::vector<HostTensor> &args) {
   std::vector<double> v(static_cast<size_t>(rows * HV * V));
   vDraws.draw([&](int64_t i, double x) { v[i] = x; });
   std::vector<double> g(static_cast<size_t>(rows * HV * K));
-  gDraws.draw([&](int64_t i, double x) {
-    g[i] = std::log(ref::sigmoid(x)) / opt.gateNorm;
-  });
-  if (opt.maskP > 0.0)
-    maskDraws.draw([&](int64_t i, double x) {
-      if (x < opt.maskP)
-        g[i] = -1000.0;
-    });
+  drawPrecomputedGates(opt, gDraws, maskDraws,
+                       [&](int64_t i, double x) { g[i] = x; });
   std::vector<double> beta(static_cast<size_t>(rows * HV));
   betaDraws.draw([&](int64_t i, double x) { beta[i] = ref::sigmoid(x); });
 
@@ -332,28 +283,11 @@ void StateScanRunner::makeInputs(std::vector<HostTensor> &args) {
     makeStageInputs(k, v, g, beta, pairs.all[i], args);
   });
   if (has(H0))
-    h0Draws.draw([&](int64_t i, double x) { args[arg[H0]].set(i, x); });
+    h0Draws.drawInto(args[arg[H0]]);
 }
 
-void StateScanRunner::injectError(std::vector<HostTensor> &args) {
-  if (pairs.checked.empty())
-    return;
-  // A row in the middle of v_new, else the last chunk's entering state in
-  // h, else the final state, of the first checked pair.
-  const HeadPair &p = pairs.all[pairs.checked.front()];
-  const Sequence &s = seqs[p.seq];
-  const Arg a = has(VNew) ? VNew : has(Hout) ? Hout : Ht;
-  const int64_t at =
-      a == VNew   ? ((s.begin + s.length() / 2) * HV + p.head) * V
-      : a == Hout ? hOffset(p, (s.length() - 1) / BT)
-                  : (static_cast<int64_t>(p.seq) * HV + p.head) * K * V;
-  HostTensor &out = args[arg[a]];
-  out.set(at, out.get(at) + 1.0);
-}
-
-void StateScanRunner::checkPair(const std::vector<HostTensor> &args,
-                                const HeadPair &pair, bool compare,
-                                RowStats &rows) const {
+void StateScanRunner::checkPair(const Tensors &args, const HeadPair &pair,
+                                bool compare, Table &rows) const {
   const Sequence &s = seqs[pair.seq];
   const int64_t len = s.length(), nu = pair.head, numChunks = (len + BT - 1) / BT;
   const int64_t stateAt = (static_cast<int64_t>(pair.seq) * HV + nu) * K * V;
@@ -370,32 +304,24 @@ void StateScanRunner::checkPair(const std::vector<HostTensor> &args,
         h0.push_back(args[arg[H0]].get(stateAt + i));
     expect = ref::chunkStates(p, w, u, kg, G, has(H0) ? &h0 : nullptr);
   }
-  auto take = [&](OutputStats &st, double out, double expected) {
-    ++st.total;
-    if (!std::isfinite(out))
-      ++st.nonfinite;
-    else if (compare)
-      st.add(out, expected);
-  };
   if (has(Hout))
     for (int64_t c = 0; c < numChunks; ++c)
       for (int64_t i = 0; i < K * V; ++i)
-        take(rows[RowH], args[arg[Hout]].get(hOffset(pair, c) + i),
-             compare ? expect.h[c * K * V + i] : 0.0);
+        rows[RowH].take(args[arg[Hout]].get(hOffset(pair, c) + i), expect.h,
+                        c * K * V + i, compare);
   if (has(VNew))
     for (int64_t r = 0; r < len; ++r)
       for (int64_t d = 0; d < V; ++d)
-        take(rows[RowVNew],
-             args[arg[VNew]].get(((s.begin + r) * HV + nu) * V + d),
-             compare ? expect.vNew[r * V + d] : 0.0);
+        rows[RowVNew].take(
+            args[arg[VNew]].get(((s.begin + r) * HV + nu) * V + d), expect.vNew,
+            r * V + d, compare);
   if (has(Ht))
     for (int64_t i = 0; i < K * V; ++i)
-      take(rows[RowHt], args[arg[Ht]].get(stateAt + i),
-           compare ? expect.finalState[i] : 0.0);
+      rows[RowHt].take(args[arg[Ht]].get(stateAt + i), expect.finalState, i,
+                       compare);
 }
 
-void StateScanRunner::check(const std::vector<HostTensor> &args,
-                            std::vector<OutputStats> &outputs) {
+void StateScanRunner::compareOutputs(const Tensors &args, Table &outputs) {
   // Accepted rms ratios against the float64 reference, which is computed
   // from the stored (rounded) kg, w, u, G and initial state, so only the
   // kernel's own roundings count. Worst ratios measured over the lit cases
@@ -417,27 +343,12 @@ void StateScanRunner::check(const std::vector<HostTensor> &args,
   const double limit = io == rt::DType::BF16  ? 5e-3
                        : io == rt::DType::F16 ? 6e-4
                                               : 1e-6;
-  const char *names[NumRows] = {"h", "v_new", "final_state"};
+  Table rows =
+      scanPairs({{"h", limit}, {"v_new", limit}, {"final_state", limit}},
+                [&](const HeadPair &pair, bool compare, Table &part) {
+                  checkPair(args, pair, compare, part);
+                });
   const bool compare = !opt.noCheck;
-  if (compare && pairs.sampled())
-    std::printf("checking %zu of %zu (sequence, head) pairs\n",
-                pairs.checked.size(), pairs.all.size());
-  std::vector<char> checked(pairs.all.size(), 0);
-  for (size_t i : pairs.checked)
-    checked[i] = 1;
-  std::vector<RowStats> perPair(pairs.all.size());
-  parallelFor(pairs.all.size(), [&](size_t i) {
-    checkPair(args, pairs.all[i], compare && checked[i], perPair[i]);
-  });
-  RowStats rows;
-  for (int r = 0; r < NumRows; ++r) {
-    rows[r].name = names[r];
-    rows[r].threshold = limit;
-    rows[r].compared = compare;
-  }
-  for (const RowStats &pair : perPair)
-    for (int r = 0; r < NumRows; ++r)
-      rows[r].merge(pair[r]);
 
   // Sequences without tokens: the final state is the initial state (or 0),
   // exactly.
@@ -448,17 +359,13 @@ void StateScanRunner::check(const std::vector<HostTensor> &args,
       for (int64_t i = 0; i < HV * K * V; ++i) {
         const int64_t at = static_cast<int64_t>(n) * HV * K * V + i;
         double out = args[arg[Ht]].get(at);
-        double expected = has(H0) ? args[arg[H0]].get(at) : 0.0;
-        ++rows[RowHt].total;
-        if (!std::isfinite(out))
-          ++rows[RowHt].nonfinite;
-        else if (compare)
-          rows[RowHt].add(out, expected);
+        if (rows[RowHt].count(out) && compare)
+          rows[RowHt].add(out, has(H0) ? args[arg[H0]].get(at) : 0.0);
       }
     }
 
-  const bool present[NumRows] = {has(Hout), has(VNew), has(Ht)};
-  for (int r = 0; r < NumRows; ++r)
+  const bool present[] = {has(Hout), has(VNew), has(Ht)};
+  for (size_t r = 0; r < rows.size(); ++r)
     if (present[r])
       outputs.push_back(rows[r]);
 }

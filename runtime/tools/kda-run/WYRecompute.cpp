@@ -16,21 +16,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostTensor.h"
-#include "ProgramRunner.h"
-#include "Pairs.h"
-#include "StageInputs.h"
+#include "LaterStage.h"
 
-#include <algorithm>
-#include <cmath>
-#include <limits>
+#include "kda/Reference/Reference.h"
 
 namespace kda::run {
 
 namespace {
 
 /// The arguments of a kda.wy_recompute bundle.
-enum Arg { Kk, Vv, Gc, Beta, Mm, W, U, Kg, NumArgs };
+enum Arg { Kk, Vv, Gc, Beta, Mm, W, U, Kg };
 
 const std::vector<StageArg> kArgs = {
     {"k", false, 4, "float"}, {"v", false, 4, "float"},
@@ -63,152 +58,71 @@ double threshold(rt::DType dtype, bool hasDot) {
 }
 
 /// kda.wy_recompute: fla's recompute_w_u_fwd_kda_kernel.
-class WYRecomputeRunner : public ProgramRunner {
-public:
-  bool configure(const Options &options, const rt::Manifest &manifest,
-                 std::string &error) override;
-  std::string describe() const override { return description; }
-  const std::vector<std::vector<int64_t>> &shapes() const override {
-    return s.shapes;
-  }
-  void makeInputs(std::vector<HostTensor> &args) override;
-  void injectError(std::vector<HostTensor> &args) override;
-  void check(const std::vector<HostTensor> &args,
-             std::vector<OutputStats> &outputs) override;
-
-private:
-  bool has(Arg a) const { return s.index[a] >= 0; }
-  const HostTensor &get(const std::vector<HostTensor> &args, Arg a) const {
-    return args[s.index[a]];
-  }
-  HostTensor &get(std::vector<HostTensor> &args, Arg a) const {
-    return args[s.index[a]];
-  }
-
-  Options opt;
-  StageSetup s;
-  /// The (sequence, head) pairs compared (--check-heads).
-  RowHeadSelection rows;
-  ref::Problem problem;
-  std::string description;
+class WYRecomputeRunner : public LaterStageRunner {
+  bool setUp(const rt::Manifest &m, std::string &error) override;
+  void makeInputs(Tensors &args) override;
+  void compareOutputs(const Tensors &args, Table &outputs) override;
 };
 
-bool WYRecomputeRunner::configure(const Options &options,
-                                  const rt::Manifest &m, std::string &error) {
-  opt = options;
-  if (!configureStage(opt, m, "wy_recompute", kArgs, "k", "v", s, error))
+bool WYRecomputeRunner::setUp(const rt::Manifest &m, std::string &error) {
+  if (!bindStage(m, "wy_recompute", kArgs, "k", "v", error) ||
+      !checkShapes(m, "wy_recompute",
+                   {{B, T, H, K},
+                    {B, T, HV, V},
+                    {B, T, HV, K},
+                    {B, T, HV},
+                    {B, T, HV, BT},
+                    {B, T, HV, K},
+                    {B, T, HV, V},
+                    {B, T, HV, K}},
+                   error))
     return false;
-  const std::vector<int64_t> expected[NumArgs] = {
-      {s.B, s.T, s.H, s.K},  {s.B, s.T, s.HV, s.V}, {s.B, s.T, s.HV, s.K},
-      {s.B, s.T, s.HV},      {s.B, s.T, s.HV, s.BT}, {s.B, s.T, s.HV, s.K},
-      {s.B, s.T, s.HV, s.V}, {s.B, s.T, s.HV, s.K}};
-  for (int a = 0; a < NumArgs; ++a)
-    if (has(static_cast<Arg>(a)) && s.shapes[s.index[a]] != expected[a]) {
-      error = std::string("the bundle's '") + kArgs[a].name + "' (" +
-              m.args[s.index[a]].dimsText +
-              ") does not have the shape kda.wy_recompute gives it";
-      return false;
+  setProblem(1.0, ref::StateLayout::KV);
+  // An element the check compares, in the first output present.
+  for (Arg a : {W, U, Kg})
+    if (has(a)) {
+      injectAtMiddleRow(arg[a], a == U ? V : K);
+      break;
     }
-  problem = stageProblem(s, opt, 1.0, ref::StateLayout::KV);
-  rows = RowHeadSelection(s.B, s.T, opt.cuSeqlens, s.HV, opt.checkHeads,
-                          opt.seed);
-  description =
-      "B=" + std::to_string(s.B) + " T=" + std::to_string(s.T) +
-      " H=" + std::to_string(s.H) + " HV=" + std::to_string(s.HV) +
-      " K=" + std::to_string(s.K) + " V=" + std::to_string(s.V) +
-      " chunk=" + std::to_string(s.BT) +
-      " dtype=" + rt::dtypeName(m.args[s.index[Kk]].dtype) +
-      " v=" + rt::dtypeName(m.args[s.index[Vv]].dtype) +
-      (opt.cuSeqlens.empty() ? "" : " cu_seqlens=" + opt.cuSeqlensText) +
-      " seed=" + std::to_string(opt.seed);
+  description = sizesText() + " V=" + std::to_string(V) +
+                " chunk=" + std::to_string(BT) +
+                " dtype=" + rt::dtypeName(m.args[arg[Kk]].dtype) +
+                " v=" + rt::dtypeName(m.args[arg[Vv]].dtype) + cuSeqlensText() +
+                " seed=" + std::to_string(opt.seed);
   return true;
 }
 
-void WYRecomputeRunner::makeInputs(std::vector<HostTensor> &args) {
-  StageInputs in =
-      makeStageInputs(problem, opt, get(args, Kk).dtype(), get(args, Vv).dtype(),
-                      get(args, Beta).dtype());
-  auto fill = [&](Arg a, const std::vector<double> &x) {
-    HostTensor &t = get(args, a);
-    for (int64_t i = 0; i < t.size(); ++i)
-      t.set(i, x[i]);
-  };
-  fill(Kk, in.k);
-  fill(Vv, in.v);
-  fill(Gc, in.G);
-  fill(Beta, in.beta);
-  // M, NaN where the kernel must not read: above the diagonal and past the
-  // sequence end of the chunk.
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  HostTensor &mIn = get(args, Mm);
-  for (const ref::Chunk &c : problem.chunks())
-    for (int64_t i = c.begin; i < c.end; ++i)
-      for (int64_t nu = 0; nu < s.HV; ++nu)
-        for (int64_t j = 0; j < s.BT; ++j) {
-          const int64_t at = (i * s.HV + nu) * s.BT + j;
-          const bool read = j <= i - c.begin && j < c.size();
-          mIn.set(at, read ? in.forward.M[at] : nan);
-        }
+void WYRecomputeRunner::makeInputs(Tensors &args) {
+  StageInputs in = drawStageInputs(args[arg[Kk]].dtype(), args[arg[Vv]].dtype(),
+                                   args[arg[Beta]].dtype());
+  args[arg[Kk]].setAll(in.k);
+  args[arg[Vv]].setAll(in.v);
+  args[arg[Gc]].setAll(in.G);
+  args[arg[Beta]].setAll(in.beta);
+  // M, NaN where the kernel must not read: above the diagonal, which
+  // includes the columns past the sequence end of a tail chunk.
+  storeLowerTriangles(args[arg[Mm]], in.forward.M);
 }
 
-void WYRecomputeRunner::injectError(std::vector<HostTensor> &args) {
-  // An element the check compares.
-  const int64_t rowHead = rows.firstCheckedRowHead();
-  if (rowHead < 0)
-    return;
-  for (Arg a : {W, U, Kg})
-    if (has(a)) {
-      HostTensor &t = get(args, a);
-      const int64_t at = rowHead * (a == U ? s.V : s.K);
-      t.set(at, t.get(at) + 1.0);
-      return;
-    }
-}
-
-void WYRecomputeRunner::check(const std::vector<HostTensor> &args,
-                              std::vector<OutputStats> &outputs) {
-  auto all = [&](Arg a) {
-    const HostTensor &t = get(args, a);
-    std::vector<double> x(static_cast<size_t>(t.size()));
-    for (int64_t i = 0; i < t.size(); ++i)
-      x[i] = t.get(i);
-    return x;
-  };
+void WYRecomputeRunner::compareOutputs(const Tensors &args, Table &outputs) {
   const bool compare = !opt.noCheck;
-  std::vector<double> k = all(Kk), G = all(Gc), beta = all(Beta);
-  std::vector<double> M = all(Mm);
-  std::vector<double> refs[3];
-  if (compare) {
-    if (has(W))
-      refs[0] = ref::computeW(problem, k, G, beta, M);
-    if (has(U))
-      refs[1] = ref::computeU(problem, all(Vv), beta, M);
-    if (has(Kg))
-      refs[2] = ref::computeKg(problem, k, G);
-  }
+  std::vector<double> k = args[arg[Kk]].getAll(), G = args[arg[Gc]].getAll(),
+                      beta = args[arg[Beta]].getAll();
+  std::vector<double> M = args[arg[Mm]].getAll();
   // Every element is scanned for NaN/Inf; those of the checked (sequence,
   // head) pairs are compared too.
-  if (compare)
-    rows.announce();
-  const Arg outs[3] = {W, U, Kg};
-  for (int o = 0; o < 3; ++o) {
-    if (!has(outs[o]))
+  for (Arg a : {W, U, Kg}) {
+    if (!has(a))
       continue;
-    const HostTensor &t = get(args, outs[o]);
-    const int64_t width = outs[o] == U ? s.V : s.K;
-    OutputStats st;
-    st.name = kArgs[outs[o]].name;
-    st.threshold = threshold(t.dtype(), outs[o] != Kg);
-    st.compared = compare;
-    for (int64_t i = 0; i < t.size(); ++i) {
-      ++st.total;
-      double x = t.get(i);
-      if (!std::isfinite(x))
-        ++st.nonfinite;
-      else if (compare && rows.compared[i / width])
-        st.add(x, refs[o][i]);
-    }
-    outputs.push_back(st);
+    std::vector<double> expected;
+    if (compare)
+      expected =
+          a == W   ? ref::computeW(problem, k, G, beta, M)
+          : a == U ? ref::computeU(problem, args[arg[Vv]].getAll(), beta, M)
+                   : ref::computeKg(problem, k, G);
+    const HostTensor &t = args[arg[a]];
+    outputs.push_back(compareRows(kArgs[a].name, threshold(t.dtype(), a != Kg),
+                                  t, expected, a == U ? V : K));
   }
 }
 
