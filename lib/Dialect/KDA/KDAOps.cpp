@@ -35,21 +35,116 @@ static std::string stateLayoutNote(StateLayout layout) {
              : " (state_layout vk: states are [.., V, K])";
 }
 
+namespace {
+
+/// How a stage op's verifier checks one of its operands or results: its
+/// shape against `layout` (with `note` appended to mismatch messages) and,
+/// when `typeOf` is set, that its element type is that of operand
+/// `typeOfName`. A null `value` (an absent optional operand) is skipped.
+struct OperandRule {
+  Value value;
+  StringRef name;
+  ArrayRef<StringRef> layout;
+  Value typeOf = {};
+  StringRef typeOfName = {};
+  std::string note = {};
+};
+
+} // namespace
+
+/// Checks `rules` in order, each shape before its element type.
+static LogicalResult checkOperands(Operation *op, ShapeChecker &shapes,
+                                   ArrayRef<OperandRule> rules) {
+  for (const OperandRule &rule : rules) {
+    if (!rule.value)
+      continue;
+    if (failed(shapes.check(rule.value, rule.name, rule.layout, rule.note)))
+      return failure();
+    if (rule.typeOf &&
+        failed(verifyElementType(op, rule.value, rule.name,
+                                 elementTypeOf(rule.typeOf),
+                                 ("operand '" + rule.typeOfName + "'").str())))
+      return failure();
+  }
+  return success();
+}
+
+/// The checks every stage op makes of its operands: `inputs` (which bind
+/// the sizes), then the head counts and feature sizes, then `cu_seqlens`
+/// against the batch size.
+static LogicalResult checkStageInputs(Operation *op, ShapeChecker &shapes,
+                                      ArrayRef<OperandRule> inputs,
+                                      Value cuSeqlens) {
+  if (failed(checkOperands(op, shapes, inputs)) ||
+      failed(shapes.checkHeadsAndFeatures()) ||
+      failed(verifySeqLens(op, cuSeqlens, shapes.lookup("B"))))
+    return failure();
+  return success();
+}
+
+/// The attributes a chunked stage op checks first: `chunk_size`,
+/// `sub_chunk_size` (when the op has one) and `scale` (when it has one);
+/// then a ShapeChecker with BT (and BC) bound to them.
+static FailureOr<ShapeChecker>
+startChunkedChecks(Operation *op, int64_t chunkSize,
+                   std::optional<int64_t> subChunkSize = std::nullopt,
+                   std::optional<llvm::APFloat> scale = std::nullopt) {
+  if (failed(verifyChunkSize(op, chunkSize)) ||
+      (subChunkSize && failed(verifySubChunkSize(op, *subChunkSize))) ||
+      (scale && failed(verifyPositiveFinite(op, "scale", *scale))))
+    return failure();
+  ShapeChecker shapes(op);
+  shapes.bind("BT", chunkSize, "attribute 'chunk_size'");
+  if (subChunkSize)
+    shapes.bind("BC", *subChunkSize, "attribute 'sub_chunk_size'");
+  return shapes;
+}
+
+/// A chunked stage op's whole check: its attributes (`shapes`, from
+/// startChunkedChecks), `inputs`, the head counts and `cu_seqlens`, then,
+/// with NT bound (the chunks of a fixed-length batch), `outputs`.
+static LogicalResult verifyStage(Operation *op, FailureOr<ShapeChecker> shapes,
+                                 ArrayRef<OperandRule> inputs, Value cuSeqlens,
+                                 ArrayRef<OperandRule> outputs) {
+  if (failed(shapes) ||
+      failed(checkStageInputs(op, *shapes, inputs, cuSeqlens)))
+    return failure();
+  shapes->bindNumChunks(cuSeqlens);
+  return checkOperands(op, *shapes, outputs);
+}
+
+/// The inputs the intra-chunk ops (intra_diag, inter_solve) start with: q,
+/// k (in q's element type), the gate cumsum G and beta.
+static SmallVector<OperandRule> intraChunkInputs(Value q, Value k, Value G,
+                                                 Value beta) {
+  return {{q, "q", kQKLayout},
+          {k, "k", kQKLayout, q, "q"},
+          {G, "G", kGateLayout},
+          {beta, "beta", kBetaLayout}};
+}
+
 //===----------------------------------------------------------------------===//
 // L2NormOp
 //===----------------------------------------------------------------------===//
 
+/// The checks of an op that maps one tensor to another of the same layout
+/// (l2norm, beta activation): `input`, the head counts and feature sizes,
+/// then `result`.
+static LogicalResult checkMapping(Operation *op, const OperandRule &input,
+                                  const OperandRule &result) {
+  ShapeChecker shapes(op);
+  return failure(failed(checkOperands(op, shapes, input)) ||
+                 failed(shapes.checkHeadsAndFeatures()) ||
+                 failed(checkOperands(op, shapes, result)));
+}
+
 LogicalResult L2NormOp::verify() {
   Operation *op = getOperation();
-  ShapeChecker shapes(op);
-  if (failed(shapes.check(getX(), "x", kQKLayout)) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(shapes.check(getResult(), "result", kQKLayout)) ||
-      failed(verifyElementType(op, getResult(), "result",
-                               elementTypeOf(getX()), "operand 'x'")) ||
-      failed(verifyPositiveFinite(op, "eps", getEpsAttr().getValue())))
-    return failure();
-  return success();
+  Value x = getX();
+  return failure(
+      failed(checkMapping(op, {x, "x", kQKLayout},
+                          {getResult(), "result", kQKLayout, x, "x"})) ||
+      failed(verifyPositiveFinite(op, "eps", getEpsAttr().getValue())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -57,13 +152,8 @@ LogicalResult L2NormOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BetaActivationOp::verify() {
-  Operation *op = getOperation();
-  ShapeChecker shapes(op);
-  if (failed(shapes.check(getBetaRaw(), "beta_raw", kBetaLayout)) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(shapes.check(getResult(), "result", kBetaLayout)))
-    return failure();
-  return success();
+  return checkMapping(getOperation(), {getBetaRaw(), "beta_raw", kBetaLayout},
+                      {getResult(), "result", kBetaLayout});
 }
 
 //===----------------------------------------------------------------------===//
@@ -96,28 +186,15 @@ LogicalResult GateCumsumOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult IntraDiagOp::verify() {
-  Operation *op = getOperation();
-  if (failed(verifyChunkSize(op, getChunkSize())) ||
-      failed(verifySubChunkSize(op, getSubChunkSize())) ||
-      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
-    return failure();
-  ShapeChecker shapes(op);
-  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
-  shapes.bind("BC", getSubChunkSize(), "attribute 'sub_chunk_size'");
-  Type ioType = elementTypeOf(getQ());
-  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
-      failed(shapes.check(getK(), "k", kQKLayout)) ||
-      failed(verifyElementType(op, getK(), "k", ioType, "operand 'q'")) ||
-      failed(shapes.check(getG(), "G", kGateLayout)) ||
-      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
-    return failure();
-  if (failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
-      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'q'")) ||
-      failed(shapes.check(getAkkd(), "Akkd", kSubChunkLayout)))
-    return failure();
-  return success();
+  Value q = getQ();
+  return verifyStage(getOperation(),
+                     startChunkedChecks(getOperation(), getChunkSize(),
+                                        getSubChunkSize(),
+                                        getScaleAttr().getValue()),
+                     intraChunkInputs(q, getK(), getG(), getBeta()),
+                     getCuSeqlens(),
+                     {{getAqk(), "Aqk", kChunkLayout, q, "q"},
+                      {getAkkd(), "Akkd", kSubChunkLayout}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -125,33 +202,18 @@ LogicalResult IntraDiagOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult InterSolveOp::verify() {
-  Operation *op = getOperation();
-  if (failed(verifyChunkSize(op, getChunkSize())) ||
-      failed(verifySubChunkSize(op, getSubChunkSize())) ||
-      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
-    return failure();
-  ShapeChecker shapes(op);
-  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
-  shapes.bind("BC", getSubChunkSize(), "attribute 'sub_chunk_size'");
-  Type ioType = elementTypeOf(getQ());
-  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
-      failed(shapes.check(getK(), "k", kQKLayout)) ||
-      failed(verifyElementType(op, getK(), "k", ioType, "operand 'q'")) ||
-      failed(shapes.check(getG(), "G", kGateLayout)) ||
-      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
-      failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
-      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'q'")) ||
-      failed(shapes.check(getAkkd(), "Akkd", kSubChunkLayout)) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
-    return failure();
-  if (failed(shapes.check(getAqkOut(), "Aqk_out", kChunkLayout)) ||
-      failed(verifyElementType(op, getAqkOut(), "Aqk_out", ioType,
-                               "operand 'q'")) ||
-      failed(shapes.check(getM(), "M", kChunkLayout)) ||
-      failed(verifyElementType(op, getM(), "M", ioType, "operand 'q'")))
-    return failure();
-  return success();
+  Value q = getQ();
+  SmallVector<OperandRule> inputs =
+      intraChunkInputs(q, getK(), getG(), getBeta());
+  inputs.push_back({getAqk(), "Aqk", kChunkLayout, q, "q"});
+  inputs.push_back({getAkkd(), "Akkd", kSubChunkLayout});
+  return verifyStage(getOperation(),
+                     startChunkedChecks(getOperation(), getChunkSize(),
+                                        getSubChunkSize(),
+                                        getScaleAttr().getValue()),
+                     inputs, getCuSeqlens(),
+                     {{getAqkOut(), "Aqk_out", kChunkLayout, q, "q"},
+                      {getM(), "M", kChunkLayout, q, "q"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -159,30 +221,18 @@ LogicalResult InterSolveOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult WYRecomputeOp::verify() {
-  Operation *op = getOperation();
-  if (failed(verifyChunkSize(op, getChunkSize())))
-    return failure();
-  ShapeChecker shapes(op);
-  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
-  Type ioType = elementTypeOf(getK());
-  if (failed(shapes.check(getK(), "k", kQKLayout)) ||
-      failed(shapes.check(getV(), "v", kValueLayout)) ||
-      failed(shapes.check(getG(), "G", kGateLayout)) ||
-      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
-      failed(shapes.check(getM(), "M", kChunkLayout)) ||
-      failed(verifyElementType(op, getM(), "M", ioType, "operand 'k'")) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
-    return failure();
-  if (failed(shapes.check(getW(), "w", kGateLayout)) ||
-      failed(verifyElementType(op, getW(), "w", ioType, "operand 'k'")) ||
-      failed(shapes.check(getU(), "u", kValueLayout)) ||
-      failed(verifyElementType(op, getU(), "u", elementTypeOf(getV()),
-                               "operand 'v'")) ||
-      failed(shapes.check(getKg(), "kg", kGateLayout)) ||
-      failed(verifyElementType(op, getKg(), "kg", ioType, "operand 'k'")))
-    return failure();
-  return success();
+  Value k = getK(), v = getV();
+  return verifyStage(getOperation(),
+                     startChunkedChecks(getOperation(), getChunkSize()),
+                     {{k, "k", kQKLayout},
+                      {v, "v", kValueLayout},
+                      {getG(), "G", kGateLayout},
+                      {getBeta(), "beta", kBetaLayout},
+                      {getM(), "M", kChunkLayout, k, "k"}},
+                     getCuSeqlens(),
+                     {{getW(), "w", kGateLayout, k, "k"},
+                      {getU(), "u", kValueLayout, v, "v"},
+                      {getKg(), "kg", kGateLayout, k, "k"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -190,59 +240,45 @@ LogicalResult WYRecomputeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// The inputs of both scan ops: kg, w (in kg's element type), u and G.
-static LogicalResult checkScanInputs(Operation *op, ShapeChecker &shapes,
-                                     Value kg, Value w, Value u, Value G) {
-  if (failed(shapes.check(kg, "kg", kGateLayout)) ||
-      failed(shapes.check(w, "w", kGateLayout)) ||
-      failed(verifyElementType(op, w, "w", elementTypeOf(kg), "operand 'kg'")) ||
-      failed(shapes.check(u, "u", kValueLayout)) ||
-      failed(shapes.check(G, "G", kGateLayout)))
-    return failure();
-  return success();
+static SmallVector<OperandRule> scanInputs(Value kg, Value w, Value u,
+                                           Value G) {
+  return {{kg, "kg", kGateLayout},
+          {w, "w", kGateLayout, kg, "kg"},
+          {u, "u", kValueLayout},
+          {G, "G", kGateLayout}};
 }
 
-/// The states of both scan ops, N bound first: the initial state (if any),
-/// then what `between` checks, then the final state (if any).
-static LogicalResult checkScanStates(ShapeChecker &shapes, StateLayout layout,
-                                     Value cuSeqlens, Value h0, Value ht,
-                                     function_ref<LogicalResult()> between) {
+/// A scan op's whole check: its attributes (`shapes`), `inputs`, the head
+/// counts and `cu_seqlens`, then, with N and NT bound, the initial state
+/// (if any), `between` and the final state (if any), in `layout`.
+static LogicalResult verifyScan(Operation *op, FailureOr<ShapeChecker> shapes,
+                                ArrayRef<OperandRule> inputs, Value cuSeqlens,
+                                StateLayout layout, Value h0, Value ht,
+                                ArrayRef<OperandRule> between) {
+  if (failed(shapes) ||
+      failed(checkStageInputs(op, *shapes, inputs, cuSeqlens)))
+    return failure();
   std::string note = stateLayoutNote(layout);
-  shapes.bindNumSequences(cuSeqlens);
-  shapes.bindNumChunks(cuSeqlens);
+  shapes->bindNumSequences(cuSeqlens);
+  shapes->bindNumChunks(cuSeqlens);
   SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
-  if (h0 && failed(shapes.check(h0, "initial_state", stateDims, note)))
-    return failure();
-  if (failed(between()))
-    return failure();
-  if (ht && failed(shapes.check(ht, "final_state", stateDims, note)))
-    return failure();
-  return success();
+  return failure(
+      failed(checkOperands(op, *shapes,
+                           {{h0, "initial_state", stateDims, {}, {}, note}})) ||
+      failed(checkOperands(op, *shapes, between)) ||
+      failed(checkOperands(op, *shapes,
+                           {{ht, "final_state", stateDims, {}, {}, note}})));
 }
 
 LogicalResult StateScanOp::verify() {
-  Operation *op = getOperation();
-  if (failed(verifyChunkSize(op, getChunkSize())))
-    return failure();
-  ShapeChecker shapes(op);
-  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
-  if (failed(checkScanInputs(op, shapes, getKg(), getW(), getU(), getG())) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
-    return failure();
   StateLayout layout = getStateLayout();
-  return checkScanStates(
-      shapes, layout, getCuSeqlens(), getInitialState(), getFinalState(),
-      [&]() -> LogicalResult {
-        if (failed(shapes.check(getH(), "h", stateLayout(layout, {"B", "NT"}),
-                                stateLayoutNote(layout))) ||
-            failed(verifyElementType(op, getH(), "h", elementTypeOf(getKg()),
-                                     "operand 'kg'")) ||
-            failed(shapes.check(getVNew(), "v_new", kValueLayout)) ||
-            failed(verifyElementType(op, getVNew(), "v_new",
-                                     elementTypeOf(getU()), "operand 'u'")))
-          return failure();
-        return success();
-      });
+  return verifyScan(
+      getOperation(), startChunkedChecks(getOperation(), getChunkSize()),
+      scanInputs(getKg(), getW(), getU(), getG()), getCuSeqlens(), layout,
+      getInitialState(), getFinalState(),
+      {{getH(), "h", stateLayout(layout, {"B", "NT"}), getKg(), "kg",
+        stateLayoutNote(layout)},
+       {getVNew(), "v_new", kValueLayout, getU(), "u"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -250,31 +286,20 @@ LogicalResult StateScanOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult OutputOp::verify() {
-  Operation *op = getOperation();
-  if (failed(verifyChunkSize(op, getChunkSize())) ||
-      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
-    return failure();
-  ShapeChecker shapes(op);
-  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
-  Type ioType = elementTypeOf(getQ());
-  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
-      failed(shapes.check(getG(), "G", kGateLayout)) ||
-      failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
-      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'q'")) ||
-      failed(shapes.check(getVNew(), "v_new", kValueLayout)) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
-    return failure();
+  Value q = getQ();
   StateLayout layout = getStateLayout();
-  shapes.bindNumChunks(getCuSeqlens());
-  if (failed(shapes.check(getH(), "h", stateLayout(layout, {"B", "NT"}),
-                          stateLayoutNote(layout))) ||
-      failed(verifyElementType(op, getH(), "h", ioType, "operand 'q'")) ||
-      failed(shapes.check(getO(), "o", kValueLayout)) ||
-      failed(verifyElementType(op, getO(), "o", elementTypeOf(getVNew()),
-                               "operand 'v_new'")))
-    return failure();
-  return success();
+  return verifyStage(getOperation(),
+                     startChunkedChecks(getOperation(), getChunkSize(),
+                                        std::nullopt,
+                                        getScaleAttr().getValue()),
+                     {{q, "q", kQKLayout},
+                      {getG(), "G", kGateLayout},
+                      {getAqk(), "Aqk", kChunkLayout, q, "q"},
+                      {getVNew(), "v_new", kValueLayout}},
+                     getCuSeqlens(),
+                     {{getH(), "h", stateLayout(layout, {"B", "NT"}), q, "q",
+                       stateLayoutNote(layout)},
+                      {getO(), "o", kValueLayout, getVNew(), "v_new"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -282,30 +307,16 @@ LogicalResult OutputOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult StateScanOutputOp::verify() {
-  Operation *op = getOperation();
-  if (failed(verifyChunkSize(op, getChunkSize())) ||
-      failed(verifyPositiveFinite(op, "scale", getScaleAttr().getValue())))
-    return failure();
-  ShapeChecker shapes(op);
-  shapes.bind("BT", getChunkSize(), "attribute 'chunk_size'");
-  Type ioType = elementTypeOf(getKg());
-  if (failed(checkScanInputs(op, shapes, getKg(), getW(), getU(), getG())) ||
-      failed(shapes.check(getQ(), "q", kQKLayout)) ||
-      failed(verifyElementType(op, getQ(), "q", ioType, "operand 'kg'")) ||
-      failed(shapes.check(getAqk(), "Aqk", kChunkLayout)) ||
-      failed(verifyElementType(op, getAqk(), "Aqk", ioType, "operand 'kg'")) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
-    return failure();
-  return checkScanStates(
-      shapes, getStateLayout(), getCuSeqlens(), getInitialState(),
-      getFinalState(), [&]() -> LogicalResult {
-        if (failed(shapes.check(getO(), "o", kValueLayout)) ||
-            failed(verifyElementType(op, getO(), "o", elementTypeOf(getU()),
-                                     "operand 'u'")))
-          return failure();
-        return success();
-      });
+  Value kg = getKg();
+  SmallVector<OperandRule> inputs = scanInputs(kg, getW(), getU(), getG());
+  inputs.push_back({getQ(), "q", kQKLayout, kg, "kg"});
+  inputs.push_back({getAqk(), "Aqk", kChunkLayout, kg, "kg"});
+  return verifyScan(getOperation(),
+                    startChunkedChecks(getOperation(), getChunkSize(),
+                                       std::nullopt, getScaleAttr().getValue()),
+                    inputs, getCuSeqlens(), getStateLayout(),
+                    getInitialState(), getFinalState(),
+                    {{getO(), "o", kValueLayout, getU(), "u"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -329,15 +340,14 @@ LogicalResult ChunkFwdOp::verify() {
       return failure();
 
   ShapeChecker shapes(op);
-  Type ioType = elementTypeOf(getQ());
-  if (failed(shapes.check(getQ(), "q", kQKLayout)) ||
-      failed(shapes.check(getK(), "k", kQKLayout)) ||
-      failed(verifyElementType(op, getK(), "k", ioType, "operand 'q'")) ||
-      failed(shapes.check(getG(), "g", kGateLayout)) ||
-      failed(shapes.check(getBeta(), "beta", kBetaLayout)) ||
-      failed(shapes.check(getV(), "v", kValueLayout)) ||
-      failed(shapes.checkHeadsAndFeatures()) ||
-      failed(verifySeqLens(op, getCuSeqlens(), shapes.lookup("B"))))
+  Value q = getQ();
+  if (failed(checkStageInputs(op, shapes,
+                              {{q, "q", kQKLayout},
+                               {getK(), "k", kQKLayout, q, "q"},
+                               {getG(), "g", kGateLayout},
+                               {getBeta(), "beta", kBetaLayout},
+                               {getV(), "v", kValueLayout}},
+                              getCuSeqlens())))
     return failure();
 
   // Gate, beta and safe-gate rules.
@@ -364,14 +374,9 @@ LogicalResult ChunkFwdOp::verify() {
   std::string note = stateLayoutNote(layout);
   shapes.bindNumSequences(getCuSeqlens());
   SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
-  if (Value h0 = getInitialState())
-    if (failed(shapes.check(h0, "initial_state", stateDims, note)))
-      return failure();
-  if (failed(shapes.check(getO(), "o", kValueLayout)) ||
-      failed(verifyElementType(op, getO(), "o", ioType, "operand 'q'")))
-    return failure();
-  if (Value ht = getFinalState())
-    if (failed(shapes.check(ht, "final_state", stateDims, note)))
-      return failure();
-  return success();
+  return checkOperands(
+      op, shapes,
+      {{getInitialState(), "initial_state", stateDims, {}, {}, note},
+       {getO(), "o", kValueLayout, q, "q"},
+       {getFinalState(), "final_state", stateDims, {}, {}, note}});
 }
