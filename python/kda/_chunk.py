@@ -5,6 +5,21 @@ import torch
 
 from . import _capi, _compile
 
+# torch's current stream of a device as a raw cudaStream_t, without building
+# a torch.cuda.Stream object (5 us a call on an H200 host); the public
+# route where this private one is missing.
+_raw_stream = getattr(torch._C, '_cuda_getCurrentRawStream', None)
+
+
+def _current_stream(device):
+    """The raw handle of torch's current stream on CUDA device `device`."""
+    if _raw_stream is not None:
+        index = device.index
+        return _raw_stream(torch.cuda.current_device() if index is None
+                           else index)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 _DTYPES = {torch.float32: _capi.F32, torch.float16: _capi.F16,
            torch.bfloat16: _capi.BF16, torch.int32: _capi.I32,
            torch.int64: _capi.I64}
@@ -216,6 +231,21 @@ class _Plan:
         _capi.check(_capi.library().kda_forward_workspace_size(
             self.program, ctypes.byref(self.args), ctypes.byref(size)))
         self.workspace_bytes = size.value
+        # The zero initial state of calls without one, made once: the
+        # kernels only read it.
+        self.zero_state = None
+
+    def _zero_state(self, device):
+        """The zero initial state on `device`: kept after the first call,
+        except one made while a CUDA graph is being captured (its zeros
+        would be written only when the graph is replayed)."""
+        if self.zero_state is not None:
+            return self.zero_state
+        zeros = torch.zeros(self.state_shape, dtype=torch.float32,
+                            device=device)
+        if device.type == 'cpu' or not torch.cuda.is_current_stream_capturing():
+            self.zero_state = zeros
+        return zeros
 
     def run(self, tensors, cu_seqlens_cpu, output_final_state):
         args, device = self.args, self.device
@@ -232,8 +262,7 @@ class _Plan:
         args.o.data = o.data_ptr() or None
         args.final_state.data = final_state.data_ptr() or None
         if tensors['initial_state'] is None:
-            zeros = torch.zeros(self.state_shape, dtype=torch.float32,
-                                device=device)
+            zeros = self._zero_state(device)
             args.initial_state.data = zeros.data_ptr() or None
         host_seqlens = None
         if tensors['cu_seqlens'] is not None:
@@ -251,7 +280,7 @@ class _Plan:
             _capi.check(lib.kda_forward_cpu(self.program, ctypes.byref(args),
                                             address, self.workspace_bytes))
         else:
-            stream = torch.cuda.current_stream(device).cuda_stream
+            stream = _current_stream(device)
             _capi.check(lib.kda_forward(self.program, ctypes.byref(args),
                                         address, self.workspace_bytes, stream))
         if o.dtype != self.q_dtype:
