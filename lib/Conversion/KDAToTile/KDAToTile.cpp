@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelArguments.h"
 #include "StageLowering.h"
 
 #include "kda/Conversion/Passes.h"
@@ -18,6 +19,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cstdio>
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_CONVERTKDATOTILEPASS
@@ -96,9 +99,60 @@ Value kda::batchHeads(OpBuilder &b, Location loc, Value buffer) {
   return arith::MulIOp::create(b, loc, batches, heads);
 }
 
-ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
-                                     Value rowsLike, Value qkLike,
-                                     Value cuSeqlens, int64_t bt) {
+Value kda::loadOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value i) {
+  Value v = memref::LoadOp::create(b, loc, cuSeqlens, ValueRange{i});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+Value kda::chunkOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value seq,
+                       int64_t bt) {
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, c0, seq, c1, ValueRange{c0});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value m = loop.getInductionVar();
+  Value begin = loadOffset(b, loc, cuSeqlens, m);
+  Value end =
+      loadOffset(b, loc, cuSeqlens, arith::AddIOp::create(b, loc, m, c1));
+  Value chunks =
+      ceilDiv(b, loc, arith::SubIOp::create(b, loc, end, begin), bt);
+  Value sum = arith::AddIOp::create(b, loc, loop.getRegionIterArg(0), chunks);
+  scf::YieldOp::create(b, loc, sum);
+  return loop.getResult(0);
+}
+
+void kda::addFloatKey(StageContext &ctx, StringRef name, float value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  ctx.addKey(name, text);
+}
+
+void kda::addChunkStageKey(StageContext &ctx, const ChunkStageKey &key) {
+  ctx.addKey("K", std::to_string(key.k));
+  if (key.v)
+    ctx.addKey("V", std::to_string(*key.v));
+  if (key.h)
+    addDimKey(ctx, "H", *key.h);
+  addDimKey(ctx, "HV", key.hv);
+  ctx.addKey("chunk", std::to_string(key.chunk));
+  ctx.addKey("varlen", key.cuSeqlens ? "1" : "0");
+}
+
+void kda::launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
+                       Value gridX, Value one, ValueRange args) {
+  tile::LaunchOp::create(host, loc, kernel.getSymName(), gridX, one, one,
+                         args);
+}
+
+namespace {
+
+/// Decomposes the program id of a kernel launched on
+/// B * HV * countChunks(rowsLike, cuSeqlens, bt) programs along x. `HV` is
+/// dimension 2 of `rowsLike` (a [B, T, HV, ...] buffer) and `H` dimension 2
+/// of `qkLike` (a [B, T, H, ...] buffer); both may be dynamic.
+ChunkProgram locateChunkProgram(OpBuilder &b, Location loc, Value rowsLike,
+                                Value qkLike, Value cuSeqlens, int64_t bt) {
   // (batch, head) fastest: neighbouring programs read the same rows of
   // every head (contiguous in memory) and, for varlen, search for the
   // same chunk.
@@ -116,40 +170,33 @@ ChunkProgram kda::locateChunkProgram(OpBuilder &b, Location loc,
   return program;
 }
 
-Value kda::appendCuSeqlens(StageContext &ctx, Value cuSeqlens,
-                           SmallVectorImpl<Value> &args) {
-  if (!cuSeqlens)
-    return Value();
-  Value buffer = ctx.buffers.lookup(cuSeqlens);
-  args.push_back(buffer);
-  return buffer;
-}
+} // namespace
 
-ChunkKernel kda::createChunkKernel(StageContext &ctx, Location loc,
-                                   ValueRange args, int64_t numThreads,
-                                   bool varlen, int64_t bt) {
-  func::FuncOp kernel = createKernel(ctx.module, ctx.kernelPrefix,
-                                     args.getTypes(), numThreads);
-  OpBuilder b(kernel.getBody().front().getTerminator());
-  Value cu = varlen ? kernel.getArgument(args.size() - 1) : Value();
+void kda::lowerChunkStage(StageContext &ctx, Location loc,
+                          const KernelArguments &args, Value cuSeqlens,
+                          int64_t numThreads, int64_t bt,
+                          function_ref<void(ChunkKernel &kernel)> buildBody) {
+  func::FuncOp kernel = args.createKernel(numThreads);
+  OpBuilder b = kernelBuilder(kernel);
+  Value cuBuf = args.bufferOf(cuSeqlens);
+  Value cu = cuBuf ? kernel.getArguments().back() : Value();
   // One flat grid axis: program = chunk * (B * HV) + bh.
   ChunkProgram program = locateChunkProgram(
       b, loc, kernel.getArgument(2), kernel.getArgument(0), cu, bt);
   auto ifOp =
       scf::IfOp::create(b, loc, program.rows.valid, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  return ChunkKernel{kernel, b, program};
-}
+  ChunkKernel chunkKernel{kernel, b, program};
+  buildBody(chunkKernel);
 
-void kda::launchChunkKernel(StageContext &ctx, Location loc,
-                            func::FuncOp kernel, ValueRange args,
-                            Value cuSeqlens, int64_t bt) {
+  // Host: NT * B * HV programs along x.
   OpBuilder &hb = ctx.host;
   Value one = arith::ConstantIndexOp::create(hb, loc, 1);
-  Value chunks = countChunks(hb, loc, args[2], cuSeqlens, bt);
-  Value heads = batchHeads(hb, loc, args[2]);
+  Value chunks = countChunks(hb, loc, args.buffers()[2], cuBuf, bt);
+  Value heads = batchHeads(hb, loc, args.buffers()[2]);
   Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
-  tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, one, one, args);
+  launchKernel(hb, loc, kernel, gridX, one, args.buffers());
+  args.mapResults();
 }
 
 namespace {
@@ -359,25 +406,10 @@ struct ConvertKDAToTilePass
                        addKey};
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-              .Case<L2NormOp>(
-                  [&](auto stage) { return lowerL2Norm(stage, ctx); })
-              .Case<BetaActivationOp>(
-                  [&](auto stage) { return lowerBetaActivation(stage, ctx); })
-              .Case<GateCumsumOp>(
-                  [&](auto stage) { return lowerGateCumsum(stage, ctx); })
-              .Case<IntraDiagOp>(
-                  [&](auto stage) { return lowerIntraDiag(stage, ctx); })
-              .Case<InterSolveOp>(
-                  [&](auto stage) { return lowerInterSolve(stage, ctx); })
-              .Case<WYRecomputeOp>(
-                  [&](auto stage) { return lowerWYRecompute(stage, ctx); })
-              .Case<OutputOp>(
-                  [&](auto stage) { return lowerOutput(stage, ctx); })
-              .Case<StateScanOp>(
-                  [&](auto stage) { return lowerStateScan(stage, ctx); })
-              .Case<StateScanOutputOp>([&](auto stage) {
-                return lowerStateScanOutput(stage, ctx);
-              })
+              .Case<L2NormOp, BetaActivationOp, GateCumsumOp, IntraDiagOp,
+                    InterSolveOp, WYRecomputeOp, OutputOp, StateScanOp,
+                    StateScanOutputOp>(
+                  [&](auto stage) { return lowerStage(stage, ctx); })
               .Default([&](Operation *other) {
                 return other->emitOpError(
                     "has no lowering to tile kernels yet");

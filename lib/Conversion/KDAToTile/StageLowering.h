@@ -1,12 +1,15 @@
 //===- StageLowering.h - kda stage ops to tile kernels ----------*- C++ -*-===//
 //
-// Internal interface of the kda-to-tile conversion: one builder per stage
-// op, each adding a tile kernel to the module and a tile.launch to the host.
+// Internal interface of the kda-to-tile conversion: one lowering per stage
+// op (lowerStage), each adding a tile kernel to the module and a tile.launch
+// to the host, and the helpers the lowerings share.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KDA_LIB_CONVERSION_KDATOTILE_STAGELOWERING_H
 #define KDA_LIB_CONVERSION_KDATOTILE_STAGELOWERING_H
+
+#include "TileValueBuilder.h"
 
 #include "kda/Dialect/KDA/KDAOps.h"
 
@@ -17,8 +20,11 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace mlir::kda {
+
+class KernelArguments;
 
 /// What a stage builder needs from the host-function conversion.
 struct StageContext {
@@ -56,36 +62,31 @@ inline int64_t kTileWidth(const StageContext &ctx, int64_t kernelDefault,
                            llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
 }
 
-/// kda.l2norm -> one kernel over (16-token blocks, B * H).
-LogicalResult lowerL2Norm(L2NormOp op, StageContext &ctx);
-
-/// kda.beta_activation -> one kernel over (64-token blocks, B * HV).
-LogicalResult lowerBetaActivation(BetaActivationOp op, StageContext &ctx);
-
-/// kda.gate_cumsum -> one kernel over (K tiles, chunks, B * HV).
-LogicalResult lowerGateCumsum(GateCumsumOp op, StageContext &ctx);
-
-/// kda.intra_diag -> one kernel over (chunks, B * HV): the diagonal 16x16
-/// sub-chunk blocks of Aqk and Akk (their inverses with safe_gate).
-LogicalResult lowerIntraDiag(IntraDiagOp op, StageContext &ctx);
-
-/// kda.inter_solve -> one kernel over (chunks, B * HV): the off-diagonal
-/// sub-chunk blocks of Aqk and Akk and M = (I + Akk)^-1 per chunk.
-LogicalResult lowerInterSolve(InterSolveOp op, StageContext &ctx);
-
-/// kda.wy_recompute -> one kernel over (chunks, B * HV): w, u and kg.
-LogicalResult lowerWYRecompute(WYRecomputeOp op, StageContext &ctx);
-
-/// kda.output -> one kernel over (V tiles, chunks, B * HV): o per chunk.
-LogicalResult lowerOutput(OutputOp op, StageContext &ctx);
-
-/// kda.state_scan -> one kernel over (V tiles, N * HV): the state scan over
-/// each sequence's chunks, giving h, v_new and the final state.
-LogicalResult lowerStateScan(StateScanOp op, StageContext &ctx);
-
-/// kda.state_scan_output -> the state scan's kernel computing each chunk's
-/// output from the state entering it: o and the final state, no h or v_new.
-LogicalResult lowerStateScanOutput(StateScanOutputOp op, StageContext &ctx);
+// One overload per stage op, each adding the stage's kernel to the module
+// and its launch to the host:
+//  - kda.l2norm: one kernel over (32-token blocks, B * H);
+//  - kda.beta_activation: one kernel over (64-token blocks, B * HV);
+//  - kda.gate_cumsum: one kernel over (K tiles, chunks, B * HV);
+//  - kda.intra_diag: one kernel over (chunks, B * HV), the diagonal 16x16
+//    sub-chunk blocks of Aqk and Akk (their inverses with safe_gate);
+//  - kda.inter_solve: one kernel over (chunks, B * HV), the off-diagonal
+//    sub-chunk blocks of Aqk and Akk and M = (I + Akk)^-1 per chunk;
+//  - kda.wy_recompute: one kernel over (chunks, B * HV), w, u and kg;
+//  - kda.output: one kernel over (V tiles, chunks, B * HV), o per chunk;
+//  - kda.state_scan: one kernel over (V tiles, N * HV), the state scan over
+//    each sequence's chunks, giving h, v_new and the final state;
+//  - kda.state_scan_output: the state scan's kernel computing each chunk's
+//    output from the state entering it, o and the final state (no h or
+//    v_new).
+LogicalResult lowerStage(L2NormOp op, StageContext &ctx);
+LogicalResult lowerStage(BetaActivationOp op, StageContext &ctx);
+LogicalResult lowerStage(GateCumsumOp op, StageContext &ctx);
+LogicalResult lowerStage(IntraDiagOp op, StageContext &ctx);
+LogicalResult lowerStage(InterSolveOp op, StageContext &ctx);
+LogicalResult lowerStage(WYRecomputeOp op, StageContext &ctx);
+LogicalResult lowerStage(OutputOp op, StageContext &ctx);
+LogicalResult lowerStage(StateScanOp op, StageContext &ctx);
+LogicalResult lowerStage(StateScanOutputOp op, StageContext &ctx);
 
 /// Records key `name` = `size` when the dimension is static (bundles with
 /// dynamic head counts have no H / HV key).
@@ -94,11 +95,57 @@ inline void addDimKey(StageContext &ctx, StringRef name, int64_t size) {
     ctx.addKey(name, std::to_string(size));
 }
 
+/// Records key `name` = `value` with 9 significant digits (exact for f32).
+void addFloatKey(StageContext &ctx, StringRef name, float value);
+
+/// The key entries of the sizes a chunk stage's kernel is specialized on.
+struct ChunkStageKey {
+  /// K.
+  int64_t k;
+  /// V, for the stages with value columns.
+  std::optional<int64_t> v;
+  /// H, for the stages that read q or k (recorded when static).
+  std::optional<int64_t> h;
+  /// HV (recorded when static).
+  int64_t hv;
+  /// The chunk size BT.
+  int64_t chunk;
+  /// The stage's cu_seqlens, null for fixed length (key `varlen`).
+  Value cuSeqlens;
+};
+
+/// Records `key`: K, V, H, HV, chunk and varlen.
+void addChunkStageKey(StageContext &ctx, const ChunkStageKey &key);
+
 /// Creates an empty tile kernel `name` with the given argument types and
-/// threads per program, inserted at the end of `module`; returns it with a
-/// builder positioned at its (return-terminated) body start.
+/// threads per program, inserted at the end of `module` (its body holds only
+/// a return; see kernelBuilder).
 func::FuncOp createKernel(ModuleOp module, StringRef name,
                           TypeRange argTypes, int64_t numThreads);
+
+/// A builder at the start of the body of a kernel made by createKernel
+/// (before its return).
+inline OpBuilder kernelBuilder(func::FuncOp kernel) {
+  return OpBuilder(kernel.getBody().front().getTerminator());
+}
+
+/// Caps the registers per thread of `kernel` (tile.max_registers).
+inline void setMaxRegisters(func::FuncOp kernel, int64_t registers) {
+  kernel->setAttr(tile::TileDialect::getMaxRegistersAttrName(),
+                  Builder(kernel.getContext()).getI64IntegerAttr(registers));
+}
+
+/// Bounds the bytes of tiles the loads of `kernel` may keep live by moving
+/// up (tile.max_live_bytes).
+inline void setMaxLiveBytes(func::FuncOp kernel, int64_t bytes) {
+  kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
+                  Builder(kernel.getContext()).getI64IntegerAttr(bytes));
+}
+
+/// Launches `kernel` with `args` on `gridX` programs along x (and `one`, the
+/// host's constant 1, along y and z).
+void launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
+                  Value gridX, Value one, ValueRange args);
 
 /// ceil(a / b) for index values.
 Value ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor);
@@ -107,6 +154,14 @@ Value ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor);
 /// ceil(T / BT) for fixed length, or floor(T / BT) + N with `cuSeqlens` (see
 /// tile.varlen_chunk).
 Value countChunks(OpBuilder &b, Location loc, Value rows, Value cuSeqlens,
+                  int64_t bt);
+
+/// Entry `i` of the i64 buffer `cuSeqlens`, as an index.
+Value loadOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value i);
+
+/// chunk_offsets[seq] = sum over m < seq of ceil((cu[m+1] - cu[m]) / BT):
+/// the global id of the first chunk of sequence `seq` (its slot in h).
+Value chunkOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value seq,
                   int64_t bt);
 
 /// The token rows of the chunk handled by a program, along dimension 1 of a
@@ -128,62 +183,57 @@ struct ChunkRows {
 ChunkRows locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
                       Value rows, Value cuSeqlens, int64_t bt);
 
-/// The work item of a chunk-parallel program: the flat program id is
-/// `chunk * (B * HV) + batch * HV + value head` (heads fastest, so that
-/// neighbouring programs read the same token rows).
+/// The work item of a chunk-parallel program.
 struct ChunkProgram {
   Value batch;
   /// The value head.
   Value head;
   /// The q/k head it reads: head / (HV / H) (grouped value heads).
   Value qkHead;
-  /// The chunk's rows along dimension 1 of `rowsLike`.
+  /// The chunk's rows along dimension 1 of the [B, T, ...] buffers.
   ChunkRows rows;
 };
 
-/// Decomposes the program id of a kernel launched on
-/// B * HV * countChunks(rowsLike, cuSeqlens, bt) programs along x. `HV` is
-/// dimension 2 of `rowsLike` (a [B, T, HV, ...] buffer) and `H` dimension 2
-/// of `qkLike` (a [B, T, H, ...] buffer); both may be dynamic.
-ChunkProgram locateChunkProgram(OpBuilder &b, Location loc, Value rowsLike,
-                                Value qkLike, Value cuSeqlens, int64_t bt);
-
-/// A chunk-parallel kernel whose arguments 0 and 2 are a [B, T, H, ...]
-/// q/k buffer and the [B, T, HV, ...] gate cumsum G, with a builder
-/// positioned inside the `scf.if` that skips programs owning no chunk.
+/// The kernel of a chunk-parallel stage, with a builder positioned inside
+/// the `scf.if` that skips programs owning no chunk.
 struct ChunkKernel {
   func::FuncOp kernel;
   OpBuilder builder;
   ChunkProgram program;
-  /// Kernel argument `i`.
-  Value arg(unsigned i) { return kernel.getArgument(i); }
 };
 
-/// Appends the buffer of `cuSeqlens` to `args` when there is one (a varlen
-/// stage: it is the kernel's last argument); returns it, or null.
-Value appendCuSeqlens(StageContext &ctx, Value cuSeqlens,
-                      SmallVectorImpl<Value> &args);
+/// Lowers a chunk-parallel stage whose kernel arguments are `args`:
+/// arguments 0 and 2 are a [B, T, H, ...] q/k buffer and the [B, T, HV, ...]
+/// gate cumsum G, and the last one is cu_seqlens when the stage has
+/// `cuSeqlens`. Creates the kernel, which numbers its programs
+/// `chunk * (B * HV) + batch * HV + value head` along x (heads fastest, so
+/// that neighbouring programs read the same token rows) and locates each
+/// program's chunk; lets `buildBody` fill it; launches it on NT * B * HV
+/// programs and maps the stage's results to their buffers.
+void lowerChunkStage(StageContext &ctx, Location loc,
+                     const KernelArguments &args, Value cuSeqlens,
+                     int64_t numThreads, int64_t bt,
+                     function_ref<void(ChunkKernel &kernel)> buildBody);
 
-/// Creates the kernel of a chunk-parallel stage over `args` (the last one is
-/// cu_seqlens when `varlen`) and locates its program's chunk.
-ChunkKernel createChunkKernel(StageContext &ctx, Location loc, ValueRange args,
-                              int64_t numThreads, bool varlen, int64_t bt);
+/// What the body of every chunk-parallel kernel has: the builder of its
+/// tile values and the coordinates of its program's chunk.
+struct ChunkKernelBody {
+  ChunkKernelBody(OpBuilder &b, Location loc, const ChunkProgram &program)
+      : t{b, loc}, batch(program.batch), head(program.head),
+        qkHead(program.qkHead), rowStart(program.rows.start),
+        rowEnd(program.rows.end) {}
+  ChunkKernelBody(ChunkKernel &kernel, Location loc)
+      : ChunkKernelBody(kernel.builder, loc, kernel.program) {}
 
-/// Gives a kernel body (any struct with these fields) the coordinates of
-/// its program's chunk: batch, value head, q/k head and the chunk's rows.
-template <typename Body>
-void setChunkCoordinates(Body &body, const ChunkProgram &program) {
-  body.batch = program.batch;
-  body.head = program.head;
-  body.qkHead = program.qkHead;
-  body.rowStart = program.rows.start;
-  body.rowEnd = program.rows.end;
-}
+  TileValueBuilder t;
+  /// The batch entry, the value head and the q/k head it reads.
+  Value batch, head, qkHead;
+  /// The chunk's rows [rowStart, rowEnd) (see ChunkRows).
+  Value rowStart, rowEnd;
 
-/// Launches a chunk-parallel kernel on NT * B * HV programs along x, NT and
-/// HV taken from args[2] (G) and `cuSeqlens`.
-void launchChunkKernel(StageContext &ctx, Location loc, func::FuncOp kernel,
-                       ValueRange args, Value cuSeqlens, int64_t bt);
+  OpBuilder &b() { return t.b; }
+  Location loc() { return t.loc; }
+};
 
 /// Dimension 2 of the [B, T, heads, ...] buffer `buffer`: its head count (a
 /// constant when static).
