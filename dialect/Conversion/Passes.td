@@ -215,7 +215,10 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
     loop carries: a recurrence like the state scan's), and every dot has
     8 columns per warp, the warps go along N instead: each warp keeps its
     own columns of the whole chain, and the A operands, which every warp
-    then reads whole, come from shared memory. Layouts then spread until nothing changes, forward (an
+    then reads whole, come from shared memory; an A operand that is
+    computed (not a load, or a transpose of one) gives its producer no
+    layout, so that its chain is computed once, spread over the warps in
+    a coalesced layout, and converted at the dot. Layouts then spread until nothing changes, forward (an
     elementwise result takes its operands' layout, a reduction the slice
     of its input's, a transpose the permuted input's, a loop's iter_arg
     and result its initial value's) and backward (a tile not yet placed
@@ -277,7 +280,10 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
       addresses that change with the induction variable, each is copied
       one trip ahead into a buffer of two slots (with `prefetch`): trip i + 1's
       copies are issued right after the wait and barrier that publish trip
-      i's, one barrier per trip;
+      i's, one barrier per trip; a 16-bit `tile.convert_layout` of 8 KiB
+      or more whose result only dots read and several warps would hold
+      whole (a computed A operand) is stored once into such a buffer
+      between two barriers, and the dots read it the same way;
     - `tile.convert_layout`, `tile.trans` and `tile.broadcast` rename
       registers when every thread already holds what its result needs; a
       16-bit `convert_layout` that, within each warp, transposes 8x8

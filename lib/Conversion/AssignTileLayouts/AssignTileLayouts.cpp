@@ -179,8 +179,18 @@ public:
   void run();
 
 private:
-  /// The layout the use of `operand` by its owner needs, if it says.
-  DistLayoutAttr requiredLayout(OpOperand &operand);
+  /// The layout the use of `operand` by its owner needs, if it says. With
+  /// `spreading`, the layout spreading backward gives the operand's
+  /// producer: none for a computed A operand that every warp reads whole
+  /// (isComputedSharedA), which is then computed in a coalesced layout and
+  /// converted at the dot.
+  DistLayoutAttr requiredLayout(OpOperand &operand, bool spreading = false);
+  /// True for a dot's A operand, with the warps along N (every warp reads
+  /// all of A), that is computed rather than loaded (itself or through a
+  /// tile.trans): spread over all warps, it is computed once instead of in
+  /// every warp, and reaches the dot through a tile.convert_layout, which
+  /// convert-tile-to-simt keeps in shared memory for the dot's ldmatrix.
+  bool isComputedSharedA(OpOperand &operand) const;
   /// Sets `v`'s layout if it has none; true if it did.
   bool place(Value v, DistLayoutAttr layout);
   bool spreadForward(Operation *op);
@@ -189,6 +199,7 @@ private:
 
   func::FuncOp kernel;
   int64_t numWarps;
+  bool warpsAlongColumns = false;
   llvm::DenseMap<Value, DistLayoutAttr> layouts;
   llvm::DenseMap<Operation *, DotLayouts> dots;
   SmallVector<Operation *> ops;
@@ -272,11 +283,24 @@ bool LayoutAssignment::place(Value v, DistLayoutAttr layout) {
   return true;
 }
 
-DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand) {
+bool LayoutAssignment::isComputedSharedA(OpOperand &operand) const {
+  if (!warpsAlongColumns || !isa<tile::DotOp>(operand.getOwner()) ||
+      operand.getOperandNumber() != 0)
+    return false;
+  Operation *def = operand.get().getDefiningOp();
+  if (auto trans = dyn_cast_or_null<tile::TransOp>(def))
+    def = trans.getInput().getDefiningOp();
+  return !isa_and_nonnull<tile::LoadOp>(def);
+}
+
+DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand,
+                                                bool spreading) {
   Operation *owner = operand.getOwner();
   unsigned index = operand.getOperandNumber();
   auto known = [&](Value v) { return layouts.lookup(v); };
   if (auto dot = dyn_cast<tile::DotOp>(owner)) {
+    if (spreading && isComputedSharedA(operand))
+      return {};
     const DotLayouts &d = dots.find(owner)->second;
     return index == 0 ? d.a : index == 1 ? d.b : d.acc;
   }
@@ -374,7 +398,8 @@ bool LayoutAssignment::spreadBackward(Operation *op) {
   bool changed = false;
   for (OpOperand &operand : op->getOpOperands())
     if (!layouts.count(operand.get()) && getTileType(operand.get()))
-      changed |= place(operand.get(), requiredLayout(operand));
+      changed |= place(operand.get(),
+                       requiredLayout(operand, /*spreading=*/true));
   // A loop's iter_arg and result follow a yielded value's layout.
   if (auto loop = dyn_cast<scf::ForOp>(op))
     for (auto [arg, result] :
@@ -385,7 +410,7 @@ bool LayoutAssignment::spreadBackward(Operation *op) {
 }
 
 void LayoutAssignment::run() {
-  bool warpsAlongColumns = splitsWarpsAlongColumns(kernel, numWarps);
+  warpsAlongColumns = splitsWarpsAlongColumns(kernel, numWarps);
   kernel.walk([&](Operation *op) {
     if (op != kernel.getOperation())
       ops.push_back(op);

@@ -143,6 +143,13 @@ void prefetchKeptLoads(func::FuncOp kernel, SharedOperandMap &sharedOperands);
 /// the whole tile in registers.
 bool keepsInSharedMemory(tile::LoadOp load);
 
+/// True when `convert`'s result is read only by 16-bit dots, as their A or
+/// B operand, is at least 8 KiB and would be held whole by several warps
+/// (a computed operand that kda-assign-tile-layouts spread over the warps):
+/// the source registers are stored once into a padded shared buffer, and
+/// the dots read their fragments from there (ldmatrix).
+bool keepsInSharedMemory(tile::ConvertLayoutOp convert);
+
 /// Checks, before any rewriting, that an op has a per-thread lowering with
 /// the layouts it has (each emits the op's diagnostic on failure).
 LogicalResult checkDotOnRegisters(Operation *dot);

@@ -557,6 +557,63 @@ struct StoreFromRegisters : OpConversionPattern<tile::StoreOp> {
   }
 };
 
+/// A conversion kept in shared memory (keepsInSharedMemory): the owners of
+/// the source's elements store them once into a padded buffer, between a
+/// barrier (readers of an earlier trip are done with it) and a barrier
+/// that publishes them; the dots read their fragments from the buffer.
+struct KeptConversionToShared : OpConversionPattern<tile::ConvertLayoutOp> {
+  KeptConversionToShared(const TypeConverter &converter, MLIRContext *ctx,
+                         SharedOperandMap &sharedOperands)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2),
+        sharedOperands(sharedOperands) {}
+
+  LogicalResult
+  matchAndRewrite(tile::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!keepsInSharedMemory(op))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    DistLayoutAttr src = getLayout(op.getInput().getType());
+    Value buffer = allocSharedOperand(rewriter, loc, type);
+    ThreadPosition thread = getThreadPosition(rewriter, loc);
+    gpu::BarrierOp::create(rewriter, loc);
+    Value owner =
+        isCopyOwner(rewriter, loc, src, thread, getProgramWarps(op));
+    auto ifOwner =
+        scf::IfOp::create(rewriter, loc, owner, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifOwner.thenBlock());
+      SmallVector<Value> base = getThreadOffsets(rewriter, loc, src, thread);
+      for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
+        SmallVector<Value> at;
+        for (auto [v, o] : llvm::zip(base, src.getRegisterOffsets(r)))
+          at.push_back(o ? arith::AddIOp::create(
+                               rewriter, loc, v,
+                               arith::ConstantIndexOp::create(rewriter, loc, o))
+                               .getResult()
+                         : v);
+        memref::StoreOp::create(
+            rewriter, loc, extractRegister(rewriter, loc, adaptor.getInput(), r),
+            buffer, at);
+      }
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    sharedOperands[op] = {buffer, Value()};
+    VectorType registers = getRegisterType(type);
+    rewriter.replaceOp(
+        op, arith::ConstantOp::create(
+                rewriter, loc, registers,
+                DenseElementsAttr::get(
+                    registers, rewriter.getZeroAttr(type.getElementType()))));
+    return success();
+  }
+
+private:
+  SharedOperandMap &sharedOperands;
+};
+
 } // namespace
 
 void simt::copyTileToShared(OpBuilder &rewriter, Location loc,
@@ -699,22 +756,26 @@ Operation *simt::firstReaderInBlock(tile::LoadOp load) {
   return first;
 }
 
-bool simt::keepsInSharedMemory(tile::LoadOp load) {
-  auto type = cast<RankedTensorType>(load.getResult().getType());
+/// True when a 16-bit tile `value` of `op`'s kernel can live in a padded
+/// shared buffer for ldmatrix: rank 2, at least 8 KiB, rows a multiple of
+/// 16 and columns of 8, held whole by several warps, and read only by
+/// dots of its element type as A or B (directly or, with
+/// `throughTranspose`, through a tile.trans that only such dots read).
+static bool isSharedDotOperand(Operation *op, Value value,
+                               bool throughTranspose) {
+  auto type = cast<RankedTensorType>(value.getType());
   DistLayoutAttr layout = getLayout(type);
   Type element = type.getElementType();
-  int64_t numWarps = getProgramWarps(load);
+  int64_t numWarps = getProgramWarps(op);
   if (!layout || type.getRank() != 2 || numWarps < 2 ||
       !(element.isBF16() || element.isF16()) ||
       type.getNumElements() * 2 < kStagedLoadMinBytes ||
       distinctWarps(layout) >= numWarps || type.getDimSize(0) % 16 ||
-      type.getDimSize(1) % 8 || load.getResult().use_empty())
+      type.getDimSize(1) % 8 || value.use_empty())
     return false;
   // Rows of the padded buffer must start 16-byte aligned (ldmatrix).
   if ((type.getDimSize(1) + kSharedOperandPad) * 2 % 16)
     return false;
-  // Every reader is a dot of `element` operands, reading the tile (or its
-  // transpose, through a tile.trans that only such dots read) as A or B.
   auto readByDot = [&](OpOperand &use) {
     auto dot = dyn_cast<tile::DotOp>(use.getOwner());
     return dot && use.getOperandNumber() < 2 &&
@@ -723,8 +784,9 @@ bool simt::keepsInSharedMemory(tile::LoadOp load) {
            cast<RankedTensorType>(dot.getB().getType()).getElementType() ==
                element;
   };
-  for (OpOperand &use : load.getResult().getUses()) {
-    if (auto trans = dyn_cast<tile::TransOp>(use.getOwner())) {
+  for (OpOperand &use : value.getUses()) {
+    if (auto trans = dyn_cast<tile::TransOp>(use.getOwner());
+        trans && throughTranspose) {
       if (trans.getResult().use_empty() ||
           !llvm::all_of(trans.getResult().getUses(), readByDot))
         return false;
@@ -736,10 +798,22 @@ bool simt::keepsInSharedMemory(tile::LoadOp load) {
   return true;
 }
 
+bool simt::keepsInSharedMemory(tile::LoadOp load) {
+  return isSharedDotOperand(load, load.getResult(), /*throughTranspose=*/true);
+}
+
+bool simt::keepsInSharedMemory(tile::ConvertLayoutOp convert) {
+  return getLayout(convert.getInput().getType()) &&
+         isSharedDotOperand(convert, convert.getResult(),
+                            /*throughTranspose=*/false);
+}
+
 void simt::populateSIMTMemoryPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       SharedOperandMap &sharedOperands) {
   patterns.add<LoadToRegisters>(converter, patterns.getContext(),
                                 sharedOperands);
   patterns.add<StoreFromRegisters>(converter, patterns.getContext());
+  patterns.add<KeptConversionToShared>(converter, patterns.getContext(),
+                                       sharedOperands);
 }

@@ -133,6 +133,42 @@ func.func @recurrence(%w: memref<64x64xbf16>, %kg: memref<64x64xbf16>, %u: memre
 
 // -----
 
+// A recurrence whose A operand is computed (a gated query, rd(q * 2^G)):
+// with the warps along N every warp reads all of A, so instead of being
+// computed whole in every warp, its chain (the loads of q and G, exp2, the
+// product, the rounding) takes the coalesced layout, spread over the four
+// warps, and one conversion brings it to the dot's A layout (which
+// convert-tile-to-simt keeps in shared memory).
+// CHECK-LABEL: func.func @computed_a_operand
+// CHECK: tile.load {{.*}} -> tensor<64x64xf32, #tile.dist<warps = [4, 1]
+// CHECK: math.exp2 {{.*}} : tensor<64x64xf32, #tile.dist<warps = [4, 1]
+// CHECK: %[[A:.*]] = arith.truncf {{.*}} to tensor<64x64xbf16, #tile.dist<warps = [4, 1]
+// CHECK: %[[AM:.*]] = tile.convert_layout %[[A]] : {{.*}} -> tensor<64x64xbf16, #tile.dist<warps = [1, 1], batch = [4, 4], outer = [2, 2]
+// CHECK: tile.dot %[[AM]]
+func.func @computed_a_operand(%q: memref<64x64xbf16>, %g: memref<64x64xf32>, %out: memref<64x32xf32>)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<64x32xf32>
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%st = %z) -> (tensor<64x32xf32>) {
+    %gt = tile.load %g[%c0, %c0] dims [0, 1] : memref<64x64xf32> -> tensor<64x64xf32>
+    %qt = tile.load %q[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16>
+    %e = math.exp2 %gt : tensor<64x64xf32>
+    %qf = arith.extf %qt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %m = arith.mulf %qf, %e : tensor<64x64xf32>
+    %a = arith.truncf %m : tensor<64x64xf32> to tensor<64x64xbf16>
+    %sr = arith.truncf %st : tensor<64x32xf32> to tensor<64x32xbf16>
+    %n = tile.dot %a, %sr, %st : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    scf.yield %n : tensor<64x32xf32>
+  }
+  tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<64x32xf32>, memref<64x32xf32>
+  return
+}
+
+// -----
+
 // Kernels that cannot run on registers keep their tiles as they are.
 // REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has 'tile.scan' on tiles
 // CHECK-LABEL: func.func @scan

@@ -34,6 +34,7 @@
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: nvvm.cp.async.wait.group
 // CHECK: scf.yield
+// LDMATRIX-LABEL: func.func @recurrence
 // LDMATRIX-COUNT-16: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
 // LDMATRIX-NOT: layout = #nvvm.mma_layout<row>, num
 // LDMATRIX-COUNT-16: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32
@@ -62,3 +63,38 @@ func.func @recurrence(%w: memref<64x64xbf16>, %kg: memref<64x64xbf16>, %u: memre
   return
 }
 
+// A computed A operand (kda-assign-tile-layouts spreads its chain over the
+// warps and converts it at the dot): the owners store it once into a
+// padded shared buffer between two barriers, and the dot reads its A
+// fragments with ldmatrix.x4 (16: 4 row blocks x 4 K steps) instead of
+// every warp holding the whole tile.
+// CHECK-LABEL: func.func @computed_a_operand
+// LDMATRIX-LABEL: func.func @computed_a_operand
+// CHECK: scf.for
+// CHECK: memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: memref.store {{.*}} : memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-16: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK: scf.yield
+func.func @computed_a_operand(%q: memref<64x64xbf16>, %g: memref<64x64xf32>, %out: memref<64x32xf32>)
+    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<64x32xf32>
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%st = %z) -> (tensor<64x32xf32>) {
+    %gt = tile.load %g[%c0, %c0] dims [0, 1] : memref<64x64xf32> -> tensor<64x64xf32>
+    %qt = tile.load %q[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16>
+    %e = math.exp2 %gt : tensor<64x64xf32>
+    %qf = arith.extf %qt : tensor<64x64xbf16> to tensor<64x64xf32>
+    %m = arith.mulf %qf, %e : tensor<64x64xf32>
+    %a = arith.truncf %m : tensor<64x64xf32> to tensor<64x64xbf16>
+    %sr = arith.truncf %st : tensor<64x32xf32> to tensor<64x32xbf16>
+    %n = tile.dot %a, %sr, %st : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    scf.yield %n : tensor<64x32xf32>
+  }
+  tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<64x32xf32>, memref<64x32xf32>
+  return
+}
