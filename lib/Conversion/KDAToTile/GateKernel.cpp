@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StageLowering.h"
+#include "KernelArguments.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -17,8 +17,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <cstdio>
-
 using namespace mlir;
 using namespace mlir::kda;
 
@@ -26,7 +24,7 @@ using namespace mlir::kda;
 static constexpr float kRcpLn2 = 1.4426950408889634f;
 
 /// Threads per gate program on the GPU.
-static constexpr int64_t kGateThreads = 128;
+static constexpr KernelTuning kGateTuning{/*numThreads=*/128};
 
 /// Default widths of the K tiles (kTileWidth) of the chunk sum of a
 /// precomputed gate and of a gate computed in the kernel: at B=1, T=8192,
@@ -39,20 +37,13 @@ static constexpr int64_t kGateBlockK = 32;
 namespace {
 
 /// Builds tile values inside the gate kernel.
-struct GateBuilder {
-  OpBuilder &b;
-  Location loc;
+struct GateBuilder : TileValueBuilder {
   RankedTensorType tileType; // [BT, BK] f32
 
-  Value splat(float v) {
-    Value s = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-    return tile::SplatOp::create(b, loc, tileType, s);
-  }
+  Value splat(float v) { return TileValueBuilder::splat(tileType, v); }
   Value splat(Value scalar) {
     return tile::SplatOp::create(b, loc, tileType, scalar);
   }
-  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
 
   /// softplus(x) = x if x > 20 else log(1 + exp(x)).
@@ -61,12 +52,12 @@ struct GateBuilder {
     Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
                                       threshold);
     Value smooth = math::Log1pOp::create(b, loc, exp(x));
-    return arith::SelectOp::create(b, loc, big, x, smooth);
+    return select(big, x, smooth);
   }
 
   /// sigmoid(x) = 1 / (1 + exp(-x)).
   Value sigmoid(Value x) {
-    Value negX = arith::NegFOp::create(b, loc, x);
+    Value negX = neg(x);
     Value denom = add(splat(1.0f), exp(negX));
     return arith::DivFOp::create(b, loc, splat(1.0f), denom);
   }
@@ -74,7 +65,7 @@ struct GateBuilder {
 
 } // namespace
 
-LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
+LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   Location loc = op.getLoc();
   auto gType = cast<RankedTensorType>(op.getG().getType());
   const int64_t hv = gType.getDimSize(2), k = gType.getDimSize(3);
@@ -84,52 +75,30 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
       ctx, mode == GateMode::precomputed ? kPrecomputedBlockK : kGateBlockK,
       k);
 
-  // Manifest names and key.
-  ctx.describe(op.getG(), "g", {"B", "T", "HV", "K"});
-  ctx.describe(op.getResult(), "G", {"B", "T", "HV", "K"});
-  if (op.getALog())
-    ctx.describe(op.getALog(), "a_log", {"HV"});
-  if (op.getDtBias())
-    ctx.describe(op.getDtBias(), "dt_bias", {"HV", "K"});
-  if (op.getCuSeqlens())
-    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
-  ctx.addKey("K", std::to_string(k));
-  addDimKey(ctx, "HV", hv);
-  ctx.addKey("chunk", std::to_string(bt));
-  ctx.addKey("gate", stringifyGateMode(mode));
-  if (auto lb = op.getLowerBound()) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.9g", lb->convertToFloat());
-    ctx.addKey("lower_bound", text);
-  }
-  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
-
   // Kernel arguments: g, G, [a_log], [dt_bias], [cu_seqlens].
-  Value gBuf = ctx.buffers.lookup(op.getG());
-  Value outBuf = ctx.allocateResult(op.getResult());
-  SmallVector<Value> args{gBuf, outBuf};
-  auto addOptional = [&](Value tensor) -> int {
-    if (!tensor)
-      return -1;
-    args.push_back(ctx.buffers.lookup(tensor));
-    return static_cast<int>(args.size()) - 1;
-  };
-  int aLogIdx = addOptional(op.getALog());
-  int dtBiasIdx = addOptional(op.getDtBias());
-  int cuIdx = addOptional(op.getCuSeqlens());
+  KernelArguments args(ctx, op,
+                       {{op.getG(), "g"},
+                        {op.getResult(), "G"},
+                        {op.getALog(), "a_log"},
+                        {op.getDtBias(), "dt_bias"},
+                        {op.getCuSeqlens(), "cu_seqlens"}});
+  addChunkStageKey(ctx,
+                   {k, std::nullopt, std::nullopt, hv, bt, op.getCuSeqlens()});
+  ctx.addKey("gate", stringifyGateMode(mode));
+  if (auto lb = op.getLowerBound())
+    addFloatKey(ctx, "lower_bound", lb->convertToFloat());
 
-  func::FuncOp kernel = createKernel(ctx.module, ctx.kernelPrefix,
-                                     ValueRange(args).getTypes(), kGateThreads);
-  OpBuilder b(kernel.getBody().front().getTerminator());
-  Block &entry = kernel.getBody().front();
-  auto arg = [&](int i) { return entry.getArgument(i); };
+  func::FuncOp kernel = args.createKernel(kGateTuning);
+  OpBuilder b = kernelBuilder(kernel);
+  Value g, out, aLog, dtBias, cu;
+  args.bind(kernel, g, out, aLog, dtBias, cu);
 
   Value cK = arith::ConstantIndexOp::create(b, loc, k);
-  Value cHV = headCount(b, loc, arg(0));
+  Value cHV = headCount(b, loc, g);
   // One flat grid axis (up to 2^31 - 1 programs, so no limit on B * HV or
   // T from the 65535 cap of the other axes): program = (bh * NT + t) * NK + k.
   Value cNK = arith::ConstantIndexOp::create(b, loc, (k + bk - 1) / bk);
-  Value numChunks = countChunks(b, loc, arg(0), cuIdx >= 0 ? arg(cuIdx) : Value(), bt);
+  Value numChunks = countChunks(b, loc, g, cu, bt);
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
   Value pidK = arith::RemUIOp::create(b, loc, pid, cNK);
   Value rest = arith::DivUIOp::create(b, loc, pid, cNK);
@@ -141,8 +110,7 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
       b, loc, pidK, arith::ConstantIndexOp::create(b, loc, bk));
 
   // Row range [rowStart, rowEnd) of this chunk's sequence along dim 1.
-  ChunkRows rows = locateChunk(b, loc, pidT, arg(0),
-                               cuIdx >= 0 ? arg(cuIdx) : Value(), bt);
+  ChunkRows rows = locateChunk(b, loc, pidT, g, cu, bt);
   Value rowStart = rows.start, rowEnd = rows.end, valid = rows.valid;
 
   auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
@@ -152,29 +120,27 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   auto tileType = RankedTensorType::get({bt, bk}, f32);
   auto rawType = RankedTensorType::get({bt, bk}, gType.getElementType());
   SmallVector<Value> at{batch, rowStart, head, col0};
-  Value x = tile::LoadOp::create(b, loc, rawType, arg(0), at,
-                                 ValueRange{rowEnd, cK},
+  Value x = tile::LoadOp::create(b, loc, rawType, g, at, ValueRange{rowEnd, cK},
                                  b.getDenseI64ArrayAttr({1, 3}), nullptr);
   if (!gType.getElementType().isF32())
     x = arith::ExtFOp::create(b, loc, tileType, x);
 
-  GateBuilder gate{b, loc, tileType};
+  GateBuilder gate{{b, loc}, tileType};
   Value gamma = x;
   if (mode != GateMode::precomputed) {
     Value a = x;
-    if (dtBiasIdx >= 0) {
-      Value dt = arg(dtBiasIdx);
+    if (dtBias) {
       auto rowType = RankedTensorType::get({bk}, f32);
       Value bias;
-      if (cast<MemRefType>(dt.getType()).getRank() == 2) {
-        bias = tile::LoadOp::create(b, loc, rowType, dt,
+      if (cast<MemRefType>(dtBias.getType()).getRank() == 2) {
+        bias = tile::LoadOp::create(b, loc, rowType, dtBias,
                                     ValueRange{head, col0}, ValueRange{cK},
                                     b.getDenseI64ArrayAttr({1}), nullptr);
       } else {
         Value base = arith::MulIOp::create(b, loc, head, cK);
         Value start = arith::AddIOp::create(b, loc, base, col0);
         Value end = arith::AddIOp::create(b, loc, base, cK);
-        bias = tile::LoadOp::create(b, loc, rowType, dt, ValueRange{start},
+        bias = tile::LoadOp::create(b, loc, rowType, dtBias, ValueRange{start},
                                     ValueRange{end},
                                     b.getDenseI64ArrayAttr({0}), nullptr);
       }
@@ -183,10 +149,9 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
       a = gate.add(a, rows);
     }
     Value scale; // exp(A_log[hv]) or none
-    if (aLogIdx >= 0) {
-      Value aLog = memref::LoadOp::create(b, loc, arg(aLogIdx), head);
-      scale = math::ExpOp::create(b, loc, aLog);
-    }
+    if (aLog)
+      scale = math::ExpOp::create(b, loc,
+                                  memref::LoadOp::create(b, loc, aLog, head));
     if (mode == GateMode::softplus) {
       // gamma = -exp(A_log) * softplus(a)
       Value negScale = arith::NegFOp::create(b, loc, scale);
@@ -202,23 +167,19 @@ LogicalResult kda::lowerGateCumsum(GateCumsumOp op, StageContext &ctx) {
   Value sum = tile::ScanOp::create(b, loc, gamma, tile::CombineKind::add,
                                    /*dim=*/0, /*reverse=*/false);
   Value result = gate.mul(sum, gate.splat(kRcpLn2));
-  tile::StoreOp::create(b, loc, result, arg(1), at, ValueRange{rowEnd, cK},
+  tile::StoreOp::create(b, loc, result, out, at, ValueRange{rowEnd, cK},
                         b.getDenseI64ArrayAttr({1, 3}));
 
   // Host: NK * NT * B * HV programs along x.
-  OpBuilder &h = ctx.host;
-  Value hostC1 = arith::ConstantIndexOp::create(h, loc, 1);
-  Value chunks = countChunks(h, loc, gBuf, cuIdx >= 0 ? args[cuIdx] : Value(), bt);
-  Value heads = batchHeads(h, loc, gBuf);
-  Value gridX = arith::MulIOp::create(
-      h, loc,
-      arith::MulIOp::create(
-          h, loc, arith::ConstantIndexOp::create(h, loc, (k + bk - 1) / bk),
-          chunks),
-      heads);
-  Value gridY = hostC1, gridZ = hostC1;
-  tile::LaunchOp::create(h, loc, kernel.getSymName(), gridX, gridY, gridZ,
-                         args);
-  ctx.buffers.map(op.getResult(), outBuf);
+  launchOverChunks(
+      ctx, loc, kernel, args.buffers(), args.bufferOf(op.getG()),
+      args.bufferOf(op.getCuSeqlens()), bt,
+      [&](OpBuilder &h, Value chunks, Value heads) -> Value {
+        Value kTiles =
+            arith::ConstantIndexOp::create(h, loc, (k + bk - 1) / bk);
+        return arith::MulIOp::create(
+            h, loc, arith::MulIOp::create(h, loc, kTiles, chunks), heads);
+      });
+  args.mapResults();
   return success();
 }

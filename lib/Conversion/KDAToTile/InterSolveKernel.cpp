@@ -25,8 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StageLowering.h"
-#include "TileValueBuilder.h"
+#include "SubChunkKernel.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -36,30 +35,27 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <cstdio>
-
 using namespace mlir;
 using namespace mlir::kda;
 
-/// Rows of a sub-chunk (BC); the op verifier guarantees sub_chunk_size = 16.
-static constexpr int64_t kBC = 16;
-
-/// Threads per inter_solve program on the GPU (2 warps). With 4 warps the
-/// kernel ran 790 us at B=1, T=8192, H=HV=96, K=128 on an H200 (80
-/// registers, ptxas spilling a few bytes), with 2 warps 716 us (no spill)
-/// and with 1 warp 1.05 ms.
-static constexpr int64_t kInterSolveThreads = 64;
+/// The inter_solve kernel on the GPU: 2 warps per program, at most 128
+/// registers per thread.
+///
+/// With 4 warps the kernel ran 790 us at B=1, T=8192, H=HV=96, K=128 on an
+/// H200 (80 registers, ptxas spilling a few bytes), with 2 warps 716 us (no
+/// spill) and with 1 warp 1.05 ms.
+///
+/// Registers: with 4 warps and no limit ptxas took 168 registers (3 blocks
+/// per SM) and the kernel ran 1.40 ms, with a limit of 80 0.92 ms. With 2
+/// warps ptxas takes about 110 without a limit; 128 keeps it from growing
+/// past 4 blocks' worth of the register file, 96 (no spill either) ran 729
+/// against 716 us.
+static constexpr KernelTuning kInterSolveTuning{/*numThreads=*/64,
+                                                /*maxRegisters=*/128};
 
 /// Default width of the K tiles (kTileWidth): 64 ran 792 -> 917 us at
 /// B=1, T=8192, H=HV=96, K=128 on an H200, 128 and 16 1.29 ms.
 static constexpr int64_t kInterSolveBlockK = 32;
-
-/// Register limit per thread (tile.max_registers). With 4 warps and no
-/// limit ptxas took 168 registers (3 blocks per SM) and the kernel ran
-/// 1.40 ms, with a limit of 80 0.92 ms. With 2 warps ptxas takes about 110
-/// without a limit; 128 keeps it from growing past 4 blocks' worth of the
-/// register file, 96 (no spill either) ran 729 against 716 us.
-static constexpr int64_t kInterSolveRegisters = 128;
 
 namespace {
 
@@ -76,28 +72,14 @@ tile::Precision toTilePrecision(SolvePrecision precision) {
   llvm_unreachable("unknown solve precision");
 }
 
-/// The kernel builds its tile values with the shared helpers.
-using InterSolveBuilder = TileValueBuilder;
+/// The body of one inter_solve program.
+struct InterSolveKernel : SubChunkKernelBody {
+  using SubChunkKernelBody::SubChunkKernelBody;
 
-/// Everything the kernel body needs: arguments, program coordinates and
-/// problem constants.
-struct InterSolveKernel {
-  InterSolveBuilder t;
-  // Arguments.
-  Value q, k, G, beta, aqk, akkd, aqkOut, m;
-  // Program coordinates.
-  Value batch, head, qkHead, rowStart, rowEnd;
-  // Static sizes: NC = BT / BC sub-chunks, K, the K tile BK, BT.
-  int64_t numSub = 0, kDim = 0, bk = 0, bt = 0;
+  // Arguments after those of SubChunkKernelBody.
+  Value aqkOut, m;
   tile::Precision offDiagPrecision = tile::Precision::tf32;
   tile::Precision mergePrecision = tile::Precision::tf32;
-  /// Element type of q, k, Aqk and the outputs.
-  Type ioType;
-  float scale = 1.0f;
-  bool safeGate = false;
-
-  OpBuilder &b() { return t.b; }
-  Location loc() { return t.loc; }
 
   /// First row of sub-chunk `i`.
   Value subRow(int64_t i) {
@@ -113,18 +95,6 @@ struct InterSolveKernel {
   Value subValid(int64_t i) {
     return arith::CmpIOp::create(b(), loc(), arith::CmpIPredicate::slt,
                                  subRow(i), rowEnd);
-  }
-
-  /// The [BC, BK] f32 tile of rows [row, row + BC) and columns [col, col +
-  /// BK) of a [B, T, heads, K] buffer at head `h`; rows >= rowEnd and
-  /// columns >= K read as 0.
-  Value loadRows(Value source, Value row, Value h, Value col) {
-    auto elem = cast<MemRefType>(source.getType()).getElementType();
-    Value tile = tile::LoadOp::create(
-        b(), loc(), t.tileOf({kBC, bk}, elem), source,
-        ValueRange{batch, row, h, col}, ValueRange{rowEnd, t.index(kDim)},
-        b().getDenseI64ArrayAttr({1, 3}), nullptr);
-    return t.toF32(tile);
   }
 
   /// Index of the off-diagonal pair (I, J), I > J, in row-major order.
@@ -229,12 +199,7 @@ struct InterSolveKernel {
     Value scaleTile = t.splat(t.tileOf(blockShape, t.f32()), scale);
     SmallVector<Value> akkBlock(numPairs);
     for (int64_t i = 1; i < numSub; ++i) {
-      auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
-      Value betaRow = tile::LoadOp::create(
-          b(), loc(), t.tileOf({kBC}, betaElem), beta,
-          ValueRange{batch, subRow(i), head}, ValueRange{rowEnd},
-          b().getDenseI64ArrayAttr({1}), nullptr);
-      Value betaRows = t.broadcast(t.toF32(betaRow), 1, blockShape);
+      Value betaRows = t.broadcast(loadBeta(subRow(i)), 1, blockShape);
       for (int64_t j = 0; j < i; ++j) {
         int64_t p = pairIndex(i, j);
         aqkAcc[p] = t.mul(aqkAcc[p], scaleTile);
@@ -320,87 +285,27 @@ struct InterSolveKernel {
 
 } // namespace
 
-LogicalResult kda::lowerInterSolve(InterSolveOp op, StageContext &ctx) {
-  Location loc = op.getLoc();
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  auto gType = cast<RankedTensorType>(op.getG().getType());
-  const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
-  const int64_t hv = gType.getDimSize(2);
-  const int64_t bt = op.getChunkSize();
-  const int64_t bk = kTileWidth(ctx, kInterSolveBlockK, k);
-  if (op.getSubChunkSize() != kBC)
-    return op.emitOpError("has no lowering for sub_chunk_size ")
-           << op.getSubChunkSize() << " (only " << kBC << ")";
-
-  // Manifest names and key.
-  ctx.describe(op.getQ(), "q", {"B", "T", "H", "K"});
-  ctx.describe(op.getK(), "k", {"B", "T", "H", "K"});
-  ctx.describe(op.getG(), "G", {"B", "T", "HV", "K"});
-  ctx.describe(op.getBeta(), "beta", {"B", "T", "HV"});
-  ctx.describe(op.getAqk(), "Aqk", {"B", "T", "HV", "BT"});
-  ctx.describe(op.getAkkd(), "Akkd", {"B", "T", "HV", "BC"});
-  ctx.describe(op.getAqkOut(), "Aqk_out", {"B", "T", "HV", "BT"});
-  ctx.describe(op.getM(), "M", {"B", "T", "HV", "BT"});
-  if (op.getCuSeqlens())
-    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
-  char scaleText[32];
-  std::snprintf(scaleText, sizeof(scaleText), "%.9g",
-                op.getScale().convertToFloat());
-  ctx.addKey("K", std::to_string(k));
-  addDimKey(ctx, "H", h);
-  addDimKey(ctx, "HV", hv);
-  ctx.addKey("chunk", std::to_string(bt));
-  ctx.addKey("scale", scaleText);
-  ctx.addKey("safe_gate", op.getSafeGate() ? "1" : "0");
-  ctx.addKey("precision", stringifySolvePrecision(op.getPrecision()));
-  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
-
+LogicalResult kda::lowerStage(InterSolveOp op, StageContext &ctx) {
   // Kernel arguments: q, k, G, beta, Aqk, Akkd, Aqk_out, M, [cu_seqlens].
-  SmallVector<Value> args;
-  for (Value input : {op.getQ(), op.getK(), op.getG(), op.getBeta(),
-                      op.getAqk(), op.getAkkd()})
-    args.push_back(ctx.buffers.lookup(input));
-  Value aqkOutBuf = ctx.allocateResult(op.getAqkOut());
-  Value mBuf = ctx.allocateResult(op.getM());
-  args.push_back(aqkOutBuf);
-  args.push_back(mBuf);
-  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
+  FailureOr<KernelArguments> args = declareSubChunkArguments(
+      ctx, op, {{op.getAqkOut(), "Aqk_out"}, {op.getM(), "M"}});
+  if (failed(args))
+    return failure();
+  ctx.addKey("precision", stringifySolvePrecision(op.getPrecision()));
 
-  ChunkKernel chunkKernel =
-      createChunkKernel(ctx, loc, args, kInterSolveThreads, bool(cuBuf), bt);
-  func::FuncOp kernel = chunkKernel.kernel;
-  kernel->setAttr(tile::TileDialect::getMaxRegistersAttrName(),
-                  Builder(kernel.getContext())
-                      .getI64IntegerAttr(kInterSolveRegisters));
-  OpBuilder &b = chunkKernel.builder;
-  auto arg = [&](unsigned i) { return chunkKernel.arg(i); };
-
-  InterSolveKernel body{InterSolveBuilder{b, loc}};
-  body.q = arg(0);
-  body.k = arg(1);
-  body.G = arg(2);
-  body.beta = arg(3);
-  body.aqk = arg(4);
-  body.akkd = arg(5);
-  body.aqkOut = arg(6);
-  body.m = arg(7);
-  setChunkCoordinates(body, chunkKernel.program);
-  body.numSub = bt / kBC;
-  body.kDim = k;
-  body.bk = bk;
-  body.bt = bt;
-  // fla's off-diagonal dots have fp32 operands at Triton's default
-  // precision (tf32); the merge dots use the op's precision.
-  body.offDiagPrecision = tile::Precision::tf32;
-  body.mergePrecision = toTilePrecision(op.getPrecision());
-  body.ioType = qType.getElementType();
-  body.scale = op.getScale().convertToFloat();
-  body.safeGate = op.getSafeGate();
-  body.build();
-
-  // Host: NT * B * HV programs along x.
-  launchChunkKernel(ctx, loc, kernel, args, cuBuf, bt);
-  ctx.buffers.map(op.getAqkOut(), aqkOutBuf);
-  ctx.buffers.map(op.getM(), mBuf);
+  Location loc = op.getLoc();
+  lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), kInterSolveTuning,
+                  op.getChunkSize(), [&](ChunkKernel &kernel) {
+                    InterSolveKernel body(kernel, loc, *args, op, ctx,
+                                          kInterSolveBlockK);
+                    body.aqkOut = args->argument(kernel.kernel, 6);
+                    body.m = args->argument(kernel.kernel, 7);
+                    // fla's off-diagonal dots have fp32 operands at Triton's
+                    // default precision (tf32); the merge dots use the op's
+                    // precision.
+                    body.offDiagPrecision = tile::Precision::tf32;
+                    body.mergePrecision = toTilePrecision(op.getPrecision());
+                    body.build();
+                  });
   return success();
 }

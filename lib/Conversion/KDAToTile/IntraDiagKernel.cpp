@@ -33,8 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StageLowering.h"
-#include "TileValueBuilder.h"
+#include "SubChunkKernel.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -44,21 +43,16 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <cstdio>
-
 using namespace mlir;
 using namespace mlir::kda;
-
-/// Rows of a sub-chunk (BC); the op verifier guarantees sub_chunk_size = 16.
-static constexpr int64_t kBC = 16;
 
 /// Threads per intra_diag program on the GPU: 2 warps on the exact path,
 /// 1 on the safe_gate path. Fewer threads per program leave room for more
 /// programs per SM, which hide each other's barriers and loads: at B=1,
 /// T=8192, H=HV=96, K=128 on an H200 the exact path ran 617 us with 4
 /// warps, 560 with 2 and 648 with 1; the safe_gate path 470, 429 and 381.
-static constexpr int64_t kExactThreads = 64;
-static constexpr int64_t kSafeThreads = 32;
+static constexpr KernelTuning kExactTuning{/*numThreads=*/64};
+static constexpr KernelTuning kSafeTuning{/*numThreads=*/32};
 
 /// Default K tile widths (kTileWidth) of the exact and safe_gate paths.
 /// With 128, K <= 128 runs in one step: each sub-chunk loads q, k and G
@@ -70,45 +64,18 @@ static constexpr int64_t kSafeThreads = 32;
 static constexpr int64_t kExactBlockK = 128;
 static constexpr int64_t kSafeBlockK = 32;
 
-/// Offset of the safe_gate reference row from the sub-chunk start (fla's
-/// middle row), clamped to the last valid row of a short tail.
-static constexpr int64_t kReferenceRow = 8;
-
 namespace {
 
-/// The kernel builds its tile values with the shared helpers.
-using IntraDiagBuilder = TileValueBuilder;
+/// The body of one intra_diag program.
+struct IntraDiagKernel : SubChunkKernelBody {
+  using SubChunkKernelBody::SubChunkKernelBody;
 
-/// Everything the kernel body needs: arguments, program coordinates and
-/// problem constants.
-struct IntraDiagKernel {
-  IntraDiagBuilder t;
-  // Arguments.
-  Value q, k, G, beta, aqk, akkd;
-  // Program coordinates.
-  Value batch, head, qkHead, rowStart, rowEnd;
-  // Static sizes: NC = BT / BC sub-chunks, K, the K tile BK, BT.
-  int64_t numSub = 0, kDim = 0, bk = 0, bt = 0;
-  /// Element type of q, k and Aqk.
-  Type ioType;
-  float scale = 1.0f;
-  bool safeGate = false;
+  /// Offset of the safe_gate reference row from the sub-chunk start (fla's
+  /// middle row), clamped to the last valid row of a short tail.
+  static constexpr int64_t kReferenceRow = 8;
 
-  OpBuilder &b() { return t.b; }
-  Location loc() { return t.loc; }
   RankedTensorType blockType() { return t.tileOf({kBC, kBC}, t.f32()); }
 
-  /// The [BC, BK] f32 tile of rows [row, row + BC) and columns [col, col +
-  /// BK) of a [B, T, heads, K] buffer at head `h`; rows >= rowEnd and
-  /// columns >= K read as 0.
-  Value loadRows(Value source, Value row, Value h, Value col) {
-    auto elem = cast<MemRefType>(source.getType()).getElementType();
-    Value tile = tile::LoadOp::create(
-        b(), loc(), t.tileOf({kBC, bk}, elem), source,
-        ValueRange{batch, row, h, col}, ValueRange{rowEnd, t.index(kDim)},
-        b().getDenseI64ArrayAttr({1, 3}), nullptr);
-    return t.toF32(tile);
-  }
   /// The [BK] f32 tile of row `row`, columns [col, col + BK) of a
   /// [B, T, heads, K] buffer at head `h`; columns >= K read as 0 (the row
   /// itself is always before the sequence end).
@@ -207,12 +174,7 @@ struct IntraDiagKernel {
     // 2. Aqk = scale * tril0(S_qk); Akk = diag(beta) * tril-1(S_kk).
     Value aqkBlock = t.mul(t.keep(t.lowerMask(kBC, 0), kLoop.getResult(0)),
                            t.splat(blockType(), scale));
-    auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
-    Value betaRow = tile::LoadOp::create(
-        b(), loc(), t.tileOf({kBC}, betaElem), beta,
-        ValueRange{batch, row0, head}, ValueRange{rowEnd},
-        b().getDenseI64ArrayAttr({1}), nullptr);
-    Value betaRows = t.broadcast(t.toF32(betaRow), 1, {kBC, kBC});
+    Value betaRows = t.broadcast(loadBeta(row0), 1, {kBC, kBC});
     Value akkBlock =
         t.mul(t.keep(t.lowerMask(kBC, -1), kLoop.getResult(1)), betaRows);
 
@@ -249,81 +211,22 @@ struct IntraDiagKernel {
 
 } // namespace
 
-LogicalResult kda::lowerIntraDiag(IntraDiagOp op, StageContext &ctx) {
-  Location loc = op.getLoc();
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  if (op.getSubChunkSize() != kBC)
-    return op.emitOpError("has no lowering for sub_chunk_size ")
-           << op.getSubChunkSize() << " (only " << kBC << ")";
-  // The verifier guarantees static H, HV and K (kernels are specialized on
-  // them) and HV % H == 0.
-  auto gType = cast<RankedTensorType>(op.getG().getType());
-  const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
-  const int64_t hv = gType.getDimSize(2);
-  const int64_t bt = op.getChunkSize();
-  const int64_t bk =
-      kTileWidth(ctx, op.getSafeGate() ? kSafeBlockK : kExactBlockK, k);
-
-  // Manifest names and key.
-  ctx.describe(op.getQ(), "q", {"B", "T", "H", "K"});
-  ctx.describe(op.getK(), "k", {"B", "T", "H", "K"});
-  ctx.describe(op.getG(), "G", {"B", "T", "HV", "K"});
-  ctx.describe(op.getBeta(), "beta", {"B", "T", "HV"});
-  ctx.describe(op.getAqk(), "Aqk", {"B", "T", "HV", "BT"});
-  ctx.describe(op.getAkkd(), "Akkd", {"B", "T", "HV", "BC"});
-  if (op.getCuSeqlens())
-    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
-  char scaleText[32];
-  std::snprintf(scaleText, sizeof(scaleText), "%.9g",
-                op.getScale().convertToFloat());
-  ctx.addKey("K", std::to_string(k));
-  addDimKey(ctx, "H", h);
-  addDimKey(ctx, "HV", hv);
-  ctx.addKey("chunk", std::to_string(bt));
-  ctx.addKey("scale", scaleText);
-  ctx.addKey("safe_gate", op.getSafeGate() ? "1" : "0");
-  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
+LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
+  // Kernel arguments: q, k, G, beta, Aqk, Akkd, [cu_seqlens].
+  FailureOr<KernelArguments> args = declareSubChunkArguments(ctx, op, {});
+  if (failed(args))
+    return failure();
   // Aqk outside the diagonal 16x16 blocks is left unwritten (like fla).
   ctx.addKey("partial", "Aqk");
 
-  // Kernel arguments: q, k, G, beta, Aqk, Akkd, [cu_seqlens].
-  SmallVector<Value> args;
-  for (Value input : {op.getQ(), op.getK(), op.getG(), op.getBeta()})
-    args.push_back(ctx.buffers.lookup(input));
-  Value aqkBuf = ctx.allocateResult(op.getAqk());
-  Value akkdBuf = ctx.allocateResult(op.getAkkd());
-  args.push_back(aqkBuf);
-  args.push_back(akkdBuf);
-  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
-
-  ChunkKernel chunkKernel =
-      createChunkKernel(ctx, loc, args,
-                        op.getSafeGate() ? kSafeThreads : kExactThreads,
-                        bool(cuBuf), bt);
-  func::FuncOp kernel = chunkKernel.kernel;
-  OpBuilder &b = chunkKernel.builder;
-  auto arg = [&](unsigned i) { return chunkKernel.arg(i); };
-
-  IntraDiagKernel body{IntraDiagBuilder{b, loc}};
-  body.q = arg(0);
-  body.k = arg(1);
-  body.G = arg(2);
-  body.beta = arg(3);
-  body.aqk = arg(4);
-  body.akkd = arg(5);
-  setChunkCoordinates(body, chunkKernel.program);
-  body.numSub = bt / kBC;
-  body.kDim = k;
-  body.bk = bk;
-  body.bt = bt;
-  body.ioType = qType.getElementType();
-  body.scale = op.getScale().convertToFloat();
-  body.safeGate = op.getSafeGate();
-  body.build();
-
-  // Host: NT * B * HV programs along x.
-  launchChunkKernel(ctx, loc, kernel, args, cuBuf, bt);
-  ctx.buffers.map(op.getAqk(), aqkBuf);
-  ctx.buffers.map(op.getAkkd(), akkdBuf);
+  Location loc = op.getLoc();
+  const bool safeGate = op.getSafeGate();
+  lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(),
+                  safeGate ? kSafeTuning : kExactTuning, op.getChunkSize(),
+                  [&](ChunkKernel &kernel) {
+                    IntraDiagKernel body(kernel, loc, *args, op, ctx,
+                                         safeGate ? kSafeBlockK : kExactBlockK);
+                    body.build();
+                  });
   return success();
 }

@@ -4,6 +4,7 @@
 // becomes a host function on memrefs in destination-passing style: its
 // results are appended as output arguments, intermediates get workspace
 // allocations, and each stage op becomes tile.launch ops of tile kernels.
+// Also the helpers the stage lowerings share (StageLowering.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,14 +32,20 @@ using namespace mlir;
 using namespace mlir::kda;
 
 func::FuncOp kda::createKernel(ModuleOp module, StringRef name,
-                               TypeRange argTypes, int64_t numThreads) {
+                               TypeRange argTypes, const KernelTuning &tuning) {
   OpBuilder b(module.getContext());
   b.setInsertionPointToEnd(module.getBody());
   auto type = b.getFunctionType(argTypes, {});
   auto kernel = func::FuncOp::create(b, module.getLoc(), name, type);
   kernel->setAttr(tile::TileDialect::getKernelAttrName(), b.getUnitAttr());
   kernel->setAttr(tile::TileDialect::getNumThreadsAttrName(),
-                  b.getI64IntegerAttr(numThreads));
+                  b.getI64IntegerAttr(tuning.numThreads));
+  if (tuning.maxRegisters)
+    kernel->setAttr(tile::TileDialect::getMaxRegistersAttrName(),
+                    b.getI64IntegerAttr(tuning.maxRegisters));
+  if (tuning.maxLiveBytes)
+    kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
+                    b.getI64IntegerAttr(tuning.maxLiveBytes));
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, module.getLoc());
@@ -76,6 +83,8 @@ ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
     result.end =
         arith::AddIOp::create(b, loc, chunk.getBos(), chunk.getLength());
     result.valid = chunk.getValid();
+    result.sequence = chunk.getSequence();
+    result.sequenceChunk = chunk.getChunk();
   } else {
     result.start = arith::MulIOp::create(b, loc, chunkProgram, cBT);
     result.end = memref::DimOp::create(b, loc, rows, 1);
@@ -115,8 +124,7 @@ Value kda::chunkOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value seq,
   Value begin = loadOffset(b, loc, cuSeqlens, m);
   Value end =
       loadOffset(b, loc, cuSeqlens, arith::AddIOp::create(b, loc, m, c1));
-  Value chunks =
-      ceilDiv(b, loc, arith::SubIOp::create(b, loc, end, begin), bt);
+  Value chunks = ceilDiv(b, loc, arith::SubIOp::create(b, loc, end, begin), bt);
   Value sum = arith::AddIOp::create(b, loc, loop.getRegionIterArg(0), chunks);
   scf::YieldOp::create(b, loc, sum);
   return loop.getResult(0);
@@ -139,20 +147,46 @@ void kda::addChunkStageKey(StageContext &ctx, const ChunkStageKey &key) {
   ctx.addKey("varlen", key.cuSeqlens ? "1" : "0");
 }
 
-void kda::launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
-                       Value gridX, Value one, ValueRange args) {
-  tile::LaunchOp::create(host, loc, kernel.getSymName(), gridX, one, one,
-                         args);
+FailureOr<ChunkStageKey> kda::getColumnStageKey(Operation *op, Value qk,
+                                                Value v, int64_t chunk,
+                                                Value cuSeqlens) {
+  auto qkType = cast<RankedTensorType>(qk.getType());
+  auto vType = cast<RankedTensorType>(v.getType());
+  ChunkStageKey key{qkType.getDimSize(3),
+                    vType.getDimSize(3),
+                    qkType.getDimSize(2),
+                    vType.getDimSize(2),
+                    chunk,
+                    cuSeqlens};
+  if (ShapedType::isDynamic(key.k) || ShapedType::isDynamic(*key.v))
+    return op->emitOpError("has no lowering for dynamic feature dimensions "
+                           "(K and V must be static)");
+  return key;
 }
 
-namespace {
+void kda::launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
+                       Value gridX, Value one, ValueRange args) {
+  tile::LaunchOp::create(host, loc, kernel.getSymName(), gridX, one, one, args);
+}
+
+void kda::launchOverChunks(
+    StageContext &ctx, Location loc, func::FuncOp kernel, ValueRange args,
+    Value rows, Value cuSeqlens, int64_t bt,
+    function_ref<Value(OpBuilder &host, Value chunks, Value heads)> gridX) {
+  OpBuilder &hb = ctx.host;
+  Value one = arith::ConstantIndexOp::create(hb, loc, 1);
+  Value chunks = countChunks(hb, loc, rows, cuSeqlens, bt);
+  Value heads = batchHeads(hb, loc, rows);
+  launchKernel(hb, loc, kernel, gridX(hb, chunks, heads), one, args);
+}
 
 /// Decomposes the program id of a kernel launched on
 /// B * HV * countChunks(rowsLike, cuSeqlens, bt) programs along x. `HV` is
 /// dimension 2 of `rowsLike` (a [B, T, HV, ...] buffer) and `H` dimension 2
 /// of `qkLike` (a [B, T, H, ...] buffer); both may be dynamic.
-ChunkProgram locateChunkProgram(OpBuilder &b, Location loc, Value rowsLike,
-                                Value qkLike, Value cuSeqlens, int64_t bt) {
+static ChunkProgram locateChunkProgram(OpBuilder &b, Location loc,
+                                       Value rowsLike, Value qkLike,
+                                       Value cuSeqlens, int64_t bt) {
   // (batch, head) fastest: neighbouring programs read the same rows of
   // every head (contiguous in memory) and, for varlen, search for the
   // same chunk.
@@ -170,13 +204,11 @@ ChunkProgram locateChunkProgram(OpBuilder &b, Location loc, Value rowsLike,
   return program;
 }
 
-} // namespace
-
 void kda::lowerChunkStage(StageContext &ctx, Location loc,
                           const KernelArguments &args, Value cuSeqlens,
-                          int64_t numThreads, int64_t bt,
+                          const KernelTuning &tuning, int64_t bt,
                           function_ref<void(ChunkKernel &kernel)> buildBody) {
-  func::FuncOp kernel = args.createKernel(numThreads);
+  func::FuncOp kernel = args.createKernel(tuning);
   OpBuilder b = kernelBuilder(kernel);
   Value cuBuf = args.bufferOf(cuSeqlens);
   Value cu = cuBuf ? kernel.getArguments().back() : Value();
@@ -190,12 +222,10 @@ void kda::lowerChunkStage(StageContext &ctx, Location loc,
   buildBody(chunkKernel);
 
   // Host: NT * B * HV programs along x.
-  OpBuilder &hb = ctx.host;
-  Value one = arith::ConstantIndexOp::create(hb, loc, 1);
-  Value chunks = countChunks(hb, loc, args.buffers()[2], cuBuf, bt);
-  Value heads = batchHeads(hb, loc, args.buffers()[2]);
-  Value gridX = arith::MulIOp::create(hb, loc, chunks, heads);
-  launchKernel(hb, loc, kernel, gridX, one, args.buffers());
+  launchOverChunks(ctx, loc, kernel, args.buffers(), args.buffers()[2], cuBuf,
+                   bt, [&](OpBuilder &hb, Value chunks, Value heads) -> Value {
+                     return arith::MulIOp::create(hb, loc, chunks, heads);
+                   });
   args.mapResults();
 }
 

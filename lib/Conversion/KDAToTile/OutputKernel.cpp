@@ -40,24 +40,26 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StageLowering.h"
-#include "TileValueBuilder.h"
+#include "KernelArguments.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
-
-#include <algorithm>
-#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::kda;
 
 /// Threads per output program on the GPU (4 warps).
-static constexpr int64_t kOutputThreads = 128;
+static constexpr KernelTuning kOutputTuning{/*numThreads=*/128};
 
-/// Bytes of tiles the output program's loads may keep live by moving up.
-static constexpr int64_t kOutputLiveTileBytes = 64 * 1024;
+/// The same with every dot in registers: the loaded tiles are what the
+/// program's shared memory holds, so the later loads wait for the first
+/// compute rather than hold all six tiles at once, at most 64 KiB of them
+/// (3 blocks per SM instead of 2).
+static constexpr KernelTuning kRegisterDotsTuning{kOutputTuning.numThreads,
+                                                  /*maxRegisters=*/0,
+                                                  /*maxLiveBytes=*/64 * 1024};
 
 /// Up to this many K tiles, a program's 16-bit dots run unrolled into one
 /// accumulator (kept in registers on the GPU); more, or f32 dots, run in
@@ -77,13 +79,14 @@ static constexpr int64_t kMaxVTile = 128;
 namespace {
 
 /// The body of one output program.
-struct OutputKernel {
-  TileValueBuilder t;
+struct OutputKernel : ChunkKernelBody {
+  using ChunkKernelBody::ChunkKernelBody;
+
   // Arguments.
   Value q, G, aqk, h, vNew, o;
-  // Program coordinates: `chunkId` indexes h's second dimension, `vCol` is
-  // the first column of the program's V tile.
-  Value batch, head, qkHead, rowStart, rowEnd, chunkId, vCol;
+  // Program coordinates besides the chunk's: `chunkId` indexes h's second
+  // dimension, `vCol` is the first column of the program's V tile.
+  Value chunkId, vCol;
   // Static sizes: K, V, their tile widths BK and BV, the chunk size BT.
   int64_t kDim = 0, vDim = 0, bk = 0, bv = 0, bt = 0;
   /// Element types of q (also Aqk and h) and of v_new (also o).
@@ -91,9 +94,6 @@ struct OutputKernel {
   float scale = 1.0f;
   /// True for state_layout vk (h is [.., V, K]).
   bool vFirst = false;
-
-  OpBuilder &b() { return t.b; }
-  Location loc() { return t.loc; }
 
   /// The [BT, width] f32 tile of the chunk's rows and columns [col, col +
   /// width) of a [B, T, heads, dim] buffer at head `hd`; rows past the
@@ -117,7 +117,7 @@ struct OutputKernel {
   /// of the f32 tiles, with half the shared memory and no conversions.
   bool sixteenBitDots() const {
     auto vNewElem = cast<MemRefType>(vNew.getType()).getElementType();
-    return (qType.isBF16() || qType.isF16()) && vNewElem == qType;
+    return isSixteenBitFloat(qType) && vNewElem == qType;
   }
 
   /// The [BK, BV] tile of h_c at rows [kCol, ..) of K and the program's V
@@ -153,9 +153,7 @@ struct OutputKernel {
     Value aqkTile = t.load(t.tileOf({bt, bt}, qType), aqk,
                            {batch, rowStart, head, t.index(0)},
                            {rowEnd, t.index(bt)}, {1, 3});
-    Value lower = tile::TriMaskOp::create(
-        b(), loc(), t.tileOf({bt, bt}, b().getI1Type()), /*upper=*/false,
-        /*diagonal=*/0);
+    Value lower = t.lowerMask(bt, 0);
     if (sixteenBitDots())
       return {t.select(lower, aqkTile,
                        t.splat(t.tileOf({bt, bt}, qType), 0.0)),
@@ -207,159 +205,78 @@ struct OutputKernel {
   }
 };
 
-/// The tile width for a feature dimension of `dim` columns, at most `max`.
-int64_t columnTile(int64_t dim, int64_t max) {
-  return std::min<int64_t>(max,
-                           llvm::PowerOf2Ceil(static_cast<uint64_t>(dim)));
-}
-
-/// chunk_offsets[seq] = sum over m < seq of ceil((cu[m+1] - cu[m]) / BT):
-/// the global id of the first chunk of sequence `seq`.
-Value chunkOffset(OpBuilder &b, Location loc, Value cu, Value seq,
-                  int64_t bt) {
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, c0, seq, c1, ValueRange{c0});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value m = loop.getInductionVar();
-  auto offsetAt = [&](Value i) -> Value {
-    Value v = memref::LoadOp::create(b, loc, cu, ValueRange{i});
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  };
-  Value begin = offsetAt(m);
-  Value end = offsetAt(arith::AddIOp::create(b, loc, m, c1));
-  Value chunks =
-      ceilDiv(b, loc, arith::SubIOp::create(b, loc, end, begin), bt);
-  scf::YieldOp::create(
-      b, loc, ValueRange{arith::AddIOp::create(b, loc, loop.getRegionIterArg(0),
-                                               chunks)});
-  return loop.getResult(0);
-}
-
 } // namespace
 
-LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
+LogicalResult kda::lowerStage(OutputOp op, StageContext &ctx) {
+  FailureOr<ChunkStageKey> key = getColumnStageKey(
+      op, op.getQ(), op.getVNew(), op.getChunkSize(), op.getCuSeqlens());
+  if (failed(key))
+    return failure();
   Location loc = op.getLoc();
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  auto vType = cast<RankedTensorType>(op.getVNew().getType());
-  const int64_t h = qType.getDimSize(2), k = qType.getDimSize(3);
-  const int64_t hv = vType.getDimSize(2), v = vType.getDimSize(3);
-  const int64_t bt = op.getChunkSize();
-  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(v))
-    return op.emitOpError("has no lowering for dynamic feature dimensions "
-                          "(K and V must be static)");
+  const int64_t k = key->k, v = *key->v, bt = key->chunk;
   const bool vFirst = op.getStateLayout() == StateLayout::vk;
 
-  // Manifest names and key; NT (h's second dimension) has its own symbol.
-  ctx.describe(op.getQ(), "q", {"B", "T", "H", "K"});
-  ctx.describe(op.getG(), "G", {"B", "T", "HV", "K"});
-  ctx.describe(op.getAqk(), "Aqk", {"B", "T", "HV", "BT"});
-  if (vFirst)
-    ctx.describe(op.getH(), "h", {"B", "NT", "HV", "V", "K"});
-  else
-    ctx.describe(op.getH(), "h", {"B", "NT", "HV", "K", "V"});
-  ctx.describe(op.getVNew(), "v_new", {"B", "T", "HV", "V"});
-  ctx.describe(op.getO(), "o", {"B", "T", "HV", "V"});
-  if (op.getCuSeqlens())
-    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
-  char scaleText[32];
-  std::snprintf(scaleText, sizeof(scaleText), "%.9g",
-                op.getScale().convertToFloat());
-  ctx.addKey("K", std::to_string(k));
-  ctx.addKey("V", std::to_string(v));
-  addDimKey(ctx, "H", h);
-  addDimKey(ctx, "HV", hv);
-  ctx.addKey("chunk", std::to_string(bt));
-  ctx.addKey("scale", scaleText);
-  ctx.addKey("state_layout", vFirst ? "vk" : "kv");
-  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
-
-  // Kernel arguments: q, G, Aqk, h, v_new, o, [cu_seqlens].
-  SmallVector<Value> args;
-  for (Value input :
-       {op.getQ(), op.getG(), op.getAqk(), op.getH(), op.getVNew()})
-    args.push_back(ctx.buffers.lookup(input));
-  Value oBuf = ctx.allocateResult(op.getO());
-  args.push_back(oBuf);
-  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
+  // Kernel arguments: q, G, Aqk, h, v_new, o, [cu_seqlens]; NT (h's second
+  // dimension) has its own symbol in the manifest.
+  KernelArguments args(ctx, op,
+                       {{op.getQ(), "q"},
+                        {op.getG(), "G"},
+                        {op.getAqk(), "Aqk"},
+                        {op.getH(), "h", chunkStateDims(op.getStateLayout())},
+                        {op.getVNew(), "v_new"},
+                        {op.getO(), "o"},
+                        {op.getCuSeqlens(), "cu_seqlens"}});
+  addChunkStageKey(ctx, *key);
+  addFloatKey(ctx, "scale", op.getScale().convertToFloat());
+  ctx.addKey("state_layout", stringifyStateLayout(op.getStateLayout()));
   // 16-bit I/O: 128 value columns per program, whose accumulator stays in
   // registers; f32 I/O (tf32 dots through shared memory) keeps 64.
-  Type qElem = qType.getElementType();
-  const bool sixteenBit =
-      (qElem.isBF16() || qElem.isF16()) && vType.getElementType() == qElem;
+  Type qElem = getElementTypeOrSelf(op.getQ().getType());
+  Type vElem = getElementTypeOrSelf(op.getVNew().getType());
+  const bool sixteenBit = isSixteenBitFloat(qElem) && vElem == qElem;
   const int64_t bk = columnTile(k, kMaxKTile);
   const int64_t bv = columnTile(v, sixteenBit ? kMaxVTile : kMaxKTile);
   const int64_t numVTiles = (v + bv - 1) / bv;
 
+  const bool registerDots =
+      sixteenBit && llvm::divideCeil(k, bk) <= kMaxUnrolledKTiles;
   func::FuncOp kernel =
-      createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
-                   kOutputThreads);
-  // With every dot in registers, the loaded tiles are what the program's
-  // shared memory holds: the later loads wait for the first compute rather
-  // than hold all six tiles at once (3 blocks per SM instead of 2).
-  if (sixteenBit && llvm::divideCeil(k, bk) <= kMaxUnrolledKTiles)
-    kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
-                    Builder(kernel.getContext())
-                        .getI64IntegerAttr(kOutputLiveTileBytes));
-  OpBuilder b(kernel.getBody().front().getTerminator());
-  Block &entry = kernel.getBody().front();
-  auto arg = [&](unsigned i) { return entry.getArgument(i); };
-  Value cu = cuBuf ? arg(6) : Value();
+      args.createKernel(registerDots ? kRegisterDotsTuning : kOutputTuning);
+  OpBuilder b = kernelBuilder(kernel);
+  Value qArg = kernel.getArgument(0), gArg = kernel.getArgument(1);
+  Value cu = args.argument(kernel, 6);
 
   // One flat grid axis: program = (bh * NT + chunk) * NV + V tile.
-  Value numChunks = countChunks(b, loc, arg(1), cu, bt);
+  Value numChunks = countChunks(b, loc, gArg, cu, bt);
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
   Value cNV = arith::ConstantIndexOp::create(b, loc, numVTiles);
   Value vTile = arith::RemUIOp::create(b, loc, pid, cNV);
   Value pidTBH = arith::DivUIOp::create(b, loc, pid, cNV);
   Value pidT = arith::RemUIOp::create(b, loc, pidTBH, numChunks);
   Value pidBH = arith::DivUIOp::create(b, loc, pidTBH, numChunks);
-  Value cHV = headCount(b, loc, arg(1));
-  Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
-  Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
+  Value cHV = headCount(b, loc, gArg);
+  ChunkProgram program;
+  program.batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
+  program.head = arith::RemUIOp::create(b, loc, pidBH, cHV);
   // Grouped value heads: value head hv reads q head hv / (HV / H).
-  Value qkHead = arith::DivUIOp::create(
-      b, loc, head,
-      arith::DivUIOp::create(b, loc, cHV, headCount(b, loc, arg(0))));
+  program.qkHead = arith::DivUIOp::create(
+      b, loc, program.head,
+      arith::DivUIOp::create(b, loc, cHV, headCount(b, loc, qArg)));
   Value vCol = arith::MulIOp::create(
       b, loc, vTile, arith::ConstantIndexOp::create(b, loc, bv));
 
   // The chunk's rows and its index along h's second dimension.
-  ChunkRows rows;
-  Value chunkId;
-  if (cu) {
-    Value cBT = arith::ConstantIndexOp::create(b, loc, bt);
-    auto chunk = tile::VarlenChunkOp::create(b, loc, cu, pidT, bt);
-    rows.start = arith::AddIOp::create(
-        b, loc, chunk.getBos(),
-        arith::MulIOp::create(b, loc, chunk.getChunk(), cBT));
-    rows.end = arith::AddIOp::create(b, loc, chunk.getBos(), chunk.getLength());
-    rows.valid = chunk.getValid();
-    auto ifValid = scf::IfOp::create(b, loc, rows.valid, false);
-    b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+  program.rows = locateChunk(b, loc, pidT, gArg, cu, bt);
+  auto ifValid = scf::IfOp::create(b, loc, program.rows.valid, false);
+  b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+  Value chunkId = pidT;
+  if (cu)
     chunkId = arith::AddIOp::create(
-        b, loc, chunkOffset(b, loc, cu, chunk.getSequence(), bt),
-        chunk.getChunk());
-  } else {
-    rows = locateChunk(b, loc, pidT, arg(1), cu, bt);
-    chunkId = pidT;
-    auto ifValid = scf::IfOp::create(b, loc, rows.valid, false);
-    b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-  }
+        b, loc, chunkOffset(b, loc, cu, program.rows.sequence, bt),
+        program.rows.sequenceChunk);
 
-  OutputKernel body{TileValueBuilder{b, loc}};
-  body.q = arg(0);
-  body.G = arg(1);
-  body.aqk = arg(2);
-  body.h = arg(3);
-  body.vNew = arg(4);
-  body.o = arg(5);
-  body.batch = batch;
-  body.head = head;
-  body.qkHead = qkHead;
-  body.rowStart = rows.start;
-  body.rowEnd = rows.end;
+  OutputKernel body(b, loc, program);
+  args.bind(kernel, body.q, body.G, body.aqk, body.h, body.vNew, body.o);
   body.chunkId = chunkId;
   body.vCol = vCol;
   body.kDim = k;
@@ -367,22 +284,20 @@ LogicalResult kda::lowerOutput(OutputOp op, StageContext &ctx) {
   body.bk = bk;
   body.bv = bv;
   body.bt = bt;
-  body.qType = qType.getElementType();
-  body.vType = vType.getElementType();
+  body.qType = qElem;
+  body.vType = vElem;
   body.scale = op.getScale().convertToFloat();
   body.vFirst = vFirst;
   body.build();
 
   // Host: NV * NT * B * HV programs along x.
-  OpBuilder &hb = ctx.host;
-  Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
-  Value chunks = countChunks(hb, loc, args[1], cuBuf, bt);
-  Value heads = batchHeads(hb, loc, args[1]);
-  Value gridX = arith::MulIOp::create(
-      hb, loc, arith::MulIOp::create(hb, loc, chunks, heads),
-      arith::ConstantIndexOp::create(hb, loc, numVTiles));
-  tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
-                         args);
-  ctx.buffers.map(op.getO(), oBuf);
+  launchOverChunks(ctx, loc, kernel, args.buffers(), args.buffers()[1],
+                   args.bufferOf(op.getCuSeqlens()), bt,
+                   [&](OpBuilder &hb, Value chunks, Value heads) -> Value {
+                     return arith::MulIOp::create(
+                         hb, loc, arith::MulIOp::create(hb, loc, chunks, heads),
+                         arith::ConstantIndexOp::create(hb, loc, numVTiles));
+                   });
+  args.mapResults();
   return success();
 }

@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StageLowering.h"
+#include "KernelArguments.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -33,54 +33,62 @@ static constexpr int64_t kL2NormRows = 32;
 /// Tokens per beta_activation program.
 static constexpr int64_t kBetaRows = 64;
 /// Threads per program of either kernel on the GPU.
-static constexpr int64_t kPreprocessThreads = 128;
+static constexpr KernelTuning kPreprocessTuning{/*numThreads=*/128};
 
 namespace {
 
-/// Elementwise helpers on tiles of one f32 tile type.
-struct RowBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value splat(RankedTensorType type, float v) {
-    Value s = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-    return tile::SplatOp::create(b, loc, type, s);
-  }
+/// Row loads and stores of the preprocessing kernels.
+struct RowBuilder : TileValueBuilder {
   /// Loads the rows [row0, row0 + shape[0]) of dimension 1 and the columns
   /// [0, shape[1]) of the last dimension of `buffer` at (batch, ., [head,] .),
   /// masked by `rowEnd` and `colEnd`; returns it extended to f32.
   Value loadRows(Value buffer, ValueRange at, ArrayRef<int64_t> shape,
                  Type element, Value rowEnd, Value colEnd) {
     auto rank = cast<MemRefType>(buffer.getType()).getRank();
-    auto raw = RankedTensorType::get(shape, element);
-    Value x = tile::LoadOp::create(b, loc, raw, buffer, at,
-                                   ValueRange{rowEnd, colEnd},
-                                   b.getDenseI64ArrayAttr({1, rank - 1}),
-                                   nullptr);
-    if (element.isF32())
-      return x;
-    return arith::ExtFOp::create(
-        b, loc, RankedTensorType::get(shape, b.getF32Type()), x);
+    return toF32(load(tileOf(shape, element), buffer, at, {rowEnd, colEnd},
+                      {1, rank - 1}));
   }
   /// Stores the f32 tile `x` as `element` with the same masking.
   void storeRows(Value x, Value buffer, ValueRange at, Type element,
                  Value rowEnd, Value colEnd) {
     auto rank = cast<MemRefType>(buffer.getType()).getRank();
-    auto type = cast<RankedTensorType>(x.getType());
-    if (!element.isF32())
-      x = arith::TruncFOp::create(
-          b, loc, RankedTensorType::get(type.getShape(), element), x);
-    tile::StoreOp::create(b, loc, x, buffer, at, ValueRange{rowEnd, colEnd},
-                          b.getDenseI64ArrayAttr({1, rank - 1}));
+    store(toElement(x, element), buffer, at, {rowEnd, colEnd}, {1, rank - 1});
   }
 };
 
-/// Launches `kernel` on `gridX` programs along x with `args`.
-void launchFlat(OpBuilder &h, Location loc, func::FuncOp kernel, Value gridX,
-                ValueRange args) {
-  Value one = arith::ConstantIndexOp::create(h, loc, 1);
-  tile::LaunchOp::create(h, loc, kernel.getSymName(), gridX, one, one, args);
+/// A preprocessing kernel over blocks of `rows` tokens: argument 0 is the
+/// [B, T, heads, ...] input and argument 1 the output of the same shape;
+/// program = (batch * heads + head) * ceil(T / rows) + token block.
+struct RowBlockKernel {
+  func::FuncOp kernel;
+  OpBuilder builder;
+  Value input, output;
+  /// T and ceil(T / rows).
+  Value tokens, blocks;
+};
+
+/// Creates the kernel of a preprocessing stage with arguments `args`.
+RowBlockKernel createRowBlockKernel(const KernelArguments &args, Location loc,
+                                    int64_t rows) {
+  func::FuncOp kernel = args.createKernel(kPreprocessTuning);
+  OpBuilder b = kernelBuilder(kernel);
+  Value input = kernel.getArgument(0), output = kernel.getArgument(1);
+  Value tokens = memref::DimOp::create(b, loc, input, 1);
+  Value blocks = ceilDiv(b, loc, tokens, rows);
+  return RowBlockKernel{kernel, b, input, output, tokens, blocks};
+}
+
+/// Launches the kernel made by createRowBlockKernel on ceil(T / rows) * B *
+/// heads programs along x.
+void launchRowBlocks(StageContext &ctx, Location loc, func::FuncOp kernel,
+                     ValueRange args, int64_t rows) {
+  OpBuilder &h = ctx.host;
+  Value hostBlocks =
+      ceilDiv(h, loc, memref::DimOp::create(h, loc, args[0], 1), rows);
+  Value gridX =
+      arith::MulIOp::create(h, loc, hostBlocks, batchHeads(h, loc, args[0]));
+  launchKernel(h, loc, kernel, gridX, arith::ConstantIndexOp::create(h, loc, 1),
+               args);
 }
 
 /// The name a preprocessing op gives its input in the manifest: the
@@ -95,7 +103,7 @@ StringRef inputName(Operation *op, StringRef fallback) {
 
 } // namespace
 
-LogicalResult kda::lowerL2Norm(L2NormOp op, StageContext &ctx) {
+LogicalResult kda::lowerStage(L2NormOp op, StageContext &ctx) {
   Location loc = op.getLoc();
   auto xType = cast<RankedTensorType>(op.getX().getType());
   const int64_t k = xType.getDimSize(3);
@@ -103,26 +111,21 @@ LogicalResult kda::lowerL2Norm(L2NormOp op, StageContext &ctx) {
   Type element = xType.getElementType();
 
   StringRef name = inputName(op, "x");
-  ctx.describe(op.getX(), name, {"B", "T", "H", "K"});
-  ctx.describe(op.getResult(), (name + "_norm").str(), {"B", "T", "H", "K"});
+  std::string normName = (name + "_norm").str();
+  KernelArguments args(
+      ctx, op,
+      {{op.getX(), name, kQKDims}, {op.getResult(), normName, kQKDims}});
   ctx.addKey("K", std::to_string(k));
 
-  Value xBuf = ctx.buffers.lookup(op.getX());
-  Value outBuf = ctx.allocateResult(op.getResult());
-  SmallVector<Value> args{xBuf, outBuf};
-  func::FuncOp kernel =
-      createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
-                   kPreprocessThreads);
-  OpBuilder b(kernel.getBody().front().getTerminator());
-  Value x = kernel.getArgument(0), out = kernel.getArgument(1);
-  RowBuilder r{b, loc};
+  RowBlockKernel kernel = createRowBlockKernel(args, loc, kL2NormRows);
+  OpBuilder &b = kernel.builder;
+  Value x = kernel.input, tokens = kernel.tokens;
+  RowBuilder r{{b, loc}};
 
-  // program = (batch * H + head) * ceil(T / 16) + row block.
-  Value tokens = memref::DimOp::create(b, loc, x, 1);
-  Value blocks = ceilDiv(b, loc, tokens, kL2NormRows);
+  // program = (batch * H + head) * ceil(T / 32) + row block.
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
-  Value block = arith::RemUIOp::create(b, loc, pid, blocks);
-  Value bh = arith::DivUIOp::create(b, loc, pid, blocks);
+  Value block = arith::RemUIOp::create(b, loc, pid, kernel.blocks);
+  Value bh = arith::DivUIOp::create(b, loc, pid, kernel.blocks);
   Value numHeads = headCount(b, loc, x);
   Value batch = arith::DivUIOp::create(b, loc, bh, numHeads);
   Value head = arith::RemUIOp::create(b, loc, bh, numHeads);
@@ -136,59 +139,43 @@ LogicalResult kda::lowerL2Norm(L2NormOp op, StageContext &ctx) {
   auto vecType = RankedTensorType::get({kL2NormRows}, b.getF32Type());
   Value sum = tile::ReduceOp::create(b, loc, vecType, squares,
                                      tile::CombineKind::add, 1);
-  Value eps = tile::SplatOp::create(
-      b, loc, vecType,
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(
-                                            op.getEps().convertToFloat())));
-  Value norm = math::SqrtOp::create(b, loc, arith::AddFOp::create(b, loc, sum, eps));
-  Value one = tile::SplatOp::create(
-      b, loc, vecType,
-      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f)));
-  Value rstd = arith::DivFOp::create(b, loc, one, norm);
+  Value eps = r.splat(vecType, op.getEps().convertToFloat());
+  Value norm =
+      math::SqrtOp::create(b, loc, arith::AddFOp::create(b, loc, sum, eps));
+  Value rstd = arith::DivFOp::create(b, loc, r.splat(vecType, 1.0f), norm);
   Value scale = tile::BroadcastOp::create(b, loc, tileType, rstd,
                                           b.getDenseI64ArrayAttr({1}));
   Value y = arith::MulFOp::create(b, loc, rows, scale);
-  r.storeRows(y, out, at, element, tokens, r.index(k));
+  r.storeRows(y, kernel.output, at, element, tokens, r.index(k));
 
-  // Host: ceil(T / 16) * B * H programs.
-  OpBuilder &h = ctx.host;
-  Value hostBlocks =
-      ceilDiv(h, loc, memref::DimOp::create(h, loc, xBuf, 1), kL2NormRows);
-  Value gridX =
-      arith::MulIOp::create(h, loc, hostBlocks, batchHeads(h, loc, xBuf));
-  launchFlat(h, loc, kernel, gridX, args);
-  ctx.buffers.map(op.getResult(), outBuf);
+  // Host: ceil(T / 32) * B * H programs.
+  launchRowBlocks(ctx, loc, kernel.kernel, args.buffers(), kL2NormRows);
+  args.mapResults();
   return success();
 }
 
-LogicalResult kda::lowerBetaActivation(BetaActivationOp op, StageContext &ctx) {
+LogicalResult kda::lowerStage(BetaActivationOp op, StageContext &ctx) {
   Location loc = op.getLoc();
   auto rawType = cast<RankedTensorType>(op.getBetaRaw().getType());
   const float s = op.getAllowNegEigval() ? 2.0f : 1.0f;
 
-  ctx.describe(op.getBetaRaw(), inputName(op, "beta_raw"), {"B", "T", "HV"});
-  ctx.describe(op.getResult(), "beta", {"B", "T", "HV"});
+  KernelArguments args(ctx, op,
+                       {{op.getBetaRaw(), inputName(op, "beta_raw"), kHeadDims},
+                        {op.getResult(), "beta"}});
   addDimKey(ctx, "HV", rawType.getDimSize(2));
   ctx.addKey("allow_neg_eigval", op.getAllowNegEigval() ? "1" : "0");
 
-  Value rawBuf = ctx.buffers.lookup(op.getBetaRaw());
-  Value outBuf = ctx.allocateResult(op.getResult());
-  SmallVector<Value> args{rawBuf, outBuf};
-  func::FuncOp kernel =
-      createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
-                   kPreprocessThreads);
-  OpBuilder b(kernel.getBody().front().getTerminator());
-  Value raw = kernel.getArgument(0), out = kernel.getArgument(1);
-  RowBuilder r{b, loc};
+  RowBlockKernel kernel = createRowBlockKernel(args, loc, kBetaRows);
+  OpBuilder &b = kernel.builder;
+  Value raw = kernel.input, tokens = kernel.tokens;
+  RowBuilder r{{b, loc}};
 
   // program = (batch * HV + head) * ceil(T / 64) + token block; each loads
   // the 64 tokens of its block of one head (a strided column of beta_raw).
-  Value tokens = memref::DimOp::create(b, loc, raw, 1);
-  Value blocks = ceilDiv(b, loc, tokens, kBetaRows);
   Value heads = headCount(b, loc, raw);
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
-  Value block = arith::RemUIOp::create(b, loc, pid, blocks);
-  Value bh = arith::DivUIOp::create(b, loc, pid, blocks);
+  Value block = arith::RemUIOp::create(b, loc, pid, kernel.blocks);
+  Value bh = arith::DivUIOp::create(b, loc, pid, kernel.blocks);
   Value batch = arith::DivUIOp::create(b, loc, bh, heads);
   Value head = arith::RemUIOp::create(b, loc, bh, heads);
   Value row0 = arith::MulIOp::create(b, loc, block, r.index(kBetaRows));
@@ -205,16 +192,11 @@ LogicalResult kda::lowerBetaActivation(BetaActivationOp op, StageContext &ctx) {
       b, loc, r.splat(tileType, 1.0f),
       math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x)));
   Value beta = arith::DivFOp::create(b, loc, r.splat(tileType, s), denom);
-  tile::StoreOp::create(b, loc, beta, out, at, ValueRange{tokens},
+  tile::StoreOp::create(b, loc, beta, kernel.output, at, ValueRange{tokens},
                         b.getDenseI64ArrayAttr({1}));
 
   // Host: ceil(T / 64) * B * HV programs.
-  OpBuilder &h = ctx.host;
-  Value hostBlocks =
-      ceilDiv(h, loc, memref::DimOp::create(h, loc, rawBuf, 1), kBetaRows);
-  Value gridX =
-      arith::MulIOp::create(h, loc, hostBlocks, batchHeads(h, loc, rawBuf));
-  launchFlat(h, loc, kernel, gridX, args);
-  ctx.buffers.map(op.getResult(), outBuf);
+  launchRowBlocks(ctx, loc, kernel.kernel, args.buffers(), kBetaRows);
+  args.mapResults();
   return success();
 }

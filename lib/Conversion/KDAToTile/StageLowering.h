@@ -53,13 +53,17 @@ struct StageContext {
   function_ref<void(StringRef key, StringRef value)> addKey;
 };
 
+/// The width of the tiles of a feature dimension of `dim` columns: `max`,
+/// at most `dim` rounded up to a power of 2.
+inline int64_t columnTile(int64_t dim, int64_t max) {
+  return std::min<int64_t>(max, llvm::PowerOf2Ceil(static_cast<uint64_t>(dim)));
+}
+
 /// The width of a kernel's K tiles: the pass's block-k, or the kernel's
 /// own default when block-k is 0, at most K rounded up to a power of 2.
 inline int64_t kTileWidth(const StageContext &ctx, int64_t kernelDefault,
                           int64_t k) {
-  int64_t width = ctx.blockK > 0 ? ctx.blockK : kernelDefault;
-  return std::min<int64_t>(width,
-                           llvm::PowerOf2Ceil(static_cast<uint64_t>(k)));
+  return columnTile(k, ctx.blockK > 0 ? ctx.blockK : kernelDefault);
 }
 
 // One overload per stage op, each adding the stage's kernel to the module
@@ -87,6 +91,12 @@ LogicalResult lowerStage(WYRecomputeOp op, StageContext &ctx);
 LogicalResult lowerStage(OutputOp op, StageContext &ctx);
 LogicalResult lowerStage(StateScanOp op, StageContext &ctx);
 LogicalResult lowerStage(StateScanOutputOp op, StageContext &ctx);
+
+/// True for bf16 and f16, whose values dots take as they are: exact in
+/// tf32, with products exact in f32.
+inline bool isSixteenBitFloat(Type type) {
+  return type.isBF16() || type.isF16();
+}
 
 /// Records key `name` = `size` when the dimension is static (bundles with
 /// dynamic head counts have no H / HV key).
@@ -117,11 +127,29 @@ struct ChunkStageKey {
 /// Records `key`: K, V, H, HV, chunk and varlen.
 void addChunkStageKey(StageContext &ctx, const ChunkStageKey &key);
 
+/// The key of a stage over the [B, T, H, K] tensor `qk` and the
+/// [B, T, HV, V] tensor `v` with chunks of `chunk` rows (kda.wy_recompute,
+/// kda.output); fails, with an error on `op`, when K or V is dynamic.
+FailureOr<ChunkStageKey> getColumnStageKey(Operation *op, Value qk, Value v,
+                                           int64_t chunk, Value cuSeqlens);
+
+/// How a stage's kernel runs on the GPU (its tile kernel attributes),
+/// chosen by measurement.
+struct KernelTuning {
+  /// Threads per program (tile.num_threads).
+  int64_t numThreads;
+  /// Register limit per thread (tile.max_registers); 0 for none.
+  int64_t maxRegisters = 0;
+  /// Bytes of tiles the kernel's loads may keep live by moving up
+  /// (tile.max_live_bytes); 0 for no bound.
+  int64_t maxLiveBytes = 0;
+};
+
 /// Creates an empty tile kernel `name` with the given argument types and
-/// threads per program, inserted at the end of `module` (its body holds only
-/// a return; see kernelBuilder).
-func::FuncOp createKernel(ModuleOp module, StringRef name,
-                          TypeRange argTypes, int64_t numThreads);
+/// `tuning`, inserted at the end of `module` (its body holds only a return;
+/// see kernelBuilder).
+func::FuncOp createKernel(ModuleOp module, StringRef name, TypeRange argTypes,
+                          const KernelTuning &tuning);
 
 /// A builder at the start of the body of a kernel made by createKernel
 /// (before its return).
@@ -129,23 +157,18 @@ inline OpBuilder kernelBuilder(func::FuncOp kernel) {
   return OpBuilder(kernel.getBody().front().getTerminator());
 }
 
-/// Caps the registers per thread of `kernel` (tile.max_registers).
-inline void setMaxRegisters(func::FuncOp kernel, int64_t registers) {
-  kernel->setAttr(tile::TileDialect::getMaxRegistersAttrName(),
-                  Builder(kernel.getContext()).getI64IntegerAttr(registers));
-}
-
-/// Bounds the bytes of tiles the loads of `kernel` may keep live by moving
-/// up (tile.max_live_bytes).
-inline void setMaxLiveBytes(func::FuncOp kernel, int64_t bytes) {
-  kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
-                  Builder(kernel.getContext()).getI64IntegerAttr(bytes));
-}
-
 /// Launches `kernel` with `args` on `gridX` programs along x (and `one`, the
 /// host's constant 1, along y and z).
 void launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
                   Value gridX, Value one, ValueRange args);
+
+/// Launches `kernel` with `args` on gridX(host, NT, B * HV) programs along
+/// x, where NT = countChunks(rows, cuSeqlens, bt) and B * HV =
+/// batchHeads(rows) for the [B, T, HV, ...] buffer `rows`.
+void launchOverChunks(
+    StageContext &ctx, Location loc, func::FuncOp kernel, ValueRange args,
+    Value rows, Value cuSeqlens, int64_t bt,
+    function_ref<Value(OpBuilder &host, Value chunks, Value heads)> gridX);
 
 /// ceil(a / b) for index values.
 Value ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor);
@@ -175,6 +198,9 @@ struct ChunkRows {
   /// False for programs that own no chunk (start >= end, or a varlen
   /// program past the last chunk of its sequence).
   Value valid;
+  /// With cu_seqlens: the chunk's sequence and its index in that sequence
+  /// (null for fixed length).
+  Value sequence, sequenceChunk;
 };
 
 /// Locates chunk program `chunkProgram` (in [0, countChunks)): chunk
@@ -185,6 +211,7 @@ ChunkRows locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
 
 /// The work item of a chunk-parallel program.
 struct ChunkProgram {
+  /// The batch entry.
   Value batch;
   /// The value head.
   Value head;
@@ -212,16 +239,18 @@ struct ChunkKernel {
 /// programs and maps the stage's results to their buffers.
 void lowerChunkStage(StageContext &ctx, Location loc,
                      const KernelArguments &args, Value cuSeqlens,
-                     int64_t numThreads, int64_t bt,
+                     const KernelTuning &tuning, int64_t bt,
                      function_ref<void(ChunkKernel &kernel)> buildBody);
 
 /// What the body of every chunk-parallel kernel has: the builder of its
 /// tile values and the coordinates of its program's chunk.
 struct ChunkKernelBody {
+  /// A body built with `b` at `loc` for the program located by `program`.
   ChunkKernelBody(OpBuilder &b, Location loc, const ChunkProgram &program)
       : t{b, loc}, batch(program.batch), head(program.head),
         qkHead(program.qkHead), rowStart(program.rows.start),
         rowEnd(program.rows.end) {}
+  /// The body of `kernel`, built at `loc`.
   ChunkKernelBody(ChunkKernel &kernel, Location loc)
       : ChunkKernelBody(kernel.builder, loc, kernel.program) {}
 

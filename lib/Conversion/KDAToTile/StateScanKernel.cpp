@@ -26,8 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StageLowering.h"
-#include "TileValueBuilder.h"
+#include "KernelArguments.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 
@@ -35,8 +34,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-
-#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -57,14 +54,17 @@ static constexpr int64_t kBV = 32;
 
 /// Threads per state_scan program on the GPU (4 warps; 2 and 8 ran 611
 /// and 836 us against 602 at the shape above).
-static constexpr int64_t kStateScanThreads = 128;
+static constexpr KernelTuning kStateScanTuning{/*numThreads=*/128};
 
-/// Bytes of tiles the loads of the fused scan-and-output kernel may keep
-/// live by moving up (tile.max_live_bytes). At the shape above (whole
+/// The fused scan-and-output kernel: its loads move up only as far as
+/// 32 KiB of live tiles allow. With the query and gate tiles of K above 128
+/// the program would otherwise need more shared memory than a block may
+/// have (K = 256 only fits with a limit); at the shape above (whole
 /// forward, bf16, on an H200) 32 KiB ran 4.20 ms, 16 KiB 4.32 and no limit
-/// 4.37 (130 KiB of shared memory, one block per SM); K = 256 only fits
-/// with a limit.
-static constexpr int64_t kFusedLiveTileBytes = 32 * 1024;
+/// 4.37 (130 KiB of shared memory, one block per SM).
+static constexpr KernelTuning kFusedTuning{kStateScanTuning.numThreads,
+                                           /*maxRegisters=*/0,
+                                           /*maxLiveBytes=*/32 * 1024};
 
 namespace {
 
@@ -142,7 +142,7 @@ struct StateScanKernel {
   /// True when the output's dots take 16-bit operands as they are (bf16 or
   /// f16 kg and u of one type), as kda.output's kernel decides.
   bool sixteenBitOutput() const {
-    return (ioType.isBF16() || ioType.isF16()) && vType == ioType;
+    return isSixteenBitFloat(ioType) && vType == ioType;
   }
 
   /// The chunk's output, as kda.output computes it from h = `rounded` (the
@@ -260,34 +260,6 @@ struct StateScanKernel {
   }
 };
 
-/// Entry `i` of the i64 buffer `cu`, as an index.
-Value loadOffset(OpBuilder &b, Location loc, Value cu, Value i) {
-  Value v = memref::LoadOp::create(b, loc, cu, ValueRange{i});
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-}
-
-/// chunk_offsets[n] = sum over m < n of ceil((cu[m+1] - cu[m]) / BT): the
-/// global id of the first chunk of sequence `n`.
-Value chunkOffset(OpBuilder &b, Location loc, Value cu, Value n, int64_t bt) {
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, c0, n, c1, ValueRange{c0});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value m = loop.getInductionVar();
-  Value len = arith::SubIOp::create(
-      b, loc, loadOffset(b, loc, cu, arith::AddIOp::create(b, loc, m, c1)),
-      loadOffset(b, loc, cu, m));
-  Value sum = arith::AddIOp::create(b, loc, loop.getRegionIterArg(0),
-                                    ceilDiv(b, loc, len, bt));
-  scf::YieldOp::create(b, loc, sum);
-  return loop.getResult(0);
-}
-
-} // namespace
-
-namespace {
-
 /// The operands and results of a scan stage: kda.state_scan (h and v_new
 /// set) or kda.state_scan_output (q, Aqk and o set).
 struct ScanStage {
@@ -312,98 +284,32 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   const bool vk = stage.layout == StateLayout::vk;
   const bool fused = static_cast<bool>(stage.o);
 
-  // Manifest names and key.
-  SmallVector<StringRef> stateDims = {"N", "HV", "K", "V"};
-  SmallVector<StringRef> hDims = {"B", "NT", "HV", "K", "V"};
-  if (vk) {
-    std::swap(stateDims[2], stateDims[3]);
-    std::swap(hDims[3], hDims[4]);
-  }
-  ctx.describe(stage.kg, "kg", {"B", "T", "HV", "K"});
-  ctx.describe(stage.w, "w", {"B", "T", "HV", "K"});
-  ctx.describe(stage.u, "u", {"B", "T", "HV", "V"});
-  ctx.describe(stage.G, "G", {"B", "T", "HV", "K"});
-  if (fused) {
-    ctx.describe(stage.q, "q", {"B", "T", "H", "K"});
-    ctx.describe(stage.aqk, "Aqk", {"B", "T", "HV", "BT"});
-  }
-  if (stage.h0)
-    ctx.describe(stage.h0, "initial_state", stateDims);
-  if (stage.cu)
-    ctx.describe(stage.cu, "cu_seqlens", {"N1"});
-  if (fused) {
-    ctx.describe(stage.o, "o", {"B", "T", "HV", "V"});
-  } else {
-    ctx.describe(stage.h, "h", hDims);
-    ctx.describe(stage.vNew, "v_new", {"B", "T", "HV", "V"});
-  }
-  if (stage.ht)
-    ctx.describe(stage.ht, "final_state", stateDims);
-  ctx.addKey("K", std::to_string(k));
-  ctx.addKey("V", std::to_string(v));
-  if (fused)
-    addDimKey(ctx, "H",
-              cast<RankedTensorType>(stage.q.getType()).getDimSize(2));
-  addDimKey(ctx, "HV", hv);
-  ctx.addKey("chunk", std::to_string(bt));
-  if (fused) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%.9g", stage.scale);
-    ctx.addKey("scale", text);
-  }
-  ctx.addKey("state_layout", stringifyStateLayout(stage.layout));
-  ctx.addKey("varlen", stage.cu ? "1" : "0");
-
   // Kernel arguments: kg, w, u, G, [q, Aqk], [h0], [cu_seqlens], then
   // h, v_new (or o), [ht].
-  SmallVector<Value> args;
-  for (Value input : {stage.kg, stage.w, stage.u, stage.G})
-    args.push_back(ctx.buffers.lookup(input));
-  int qIdx = -1, h0Idx = -1, cuIdx = -1, htIdx = -1;
-  if (fused) {
-    qIdx = args.size();
-    args.push_back(ctx.buffers.lookup(stage.q));
-    args.push_back(ctx.buffers.lookup(stage.aqk));
-  }
-  if (stage.h0) {
-    h0Idx = args.size();
-    args.push_back(ctx.buffers.lookup(stage.h0));
-  }
-  Value cuBuf;
-  if (stage.cu) {
-    cuIdx = args.size();
-    cuBuf = ctx.buffers.lookup(stage.cu);
-    args.push_back(cuBuf);
-  }
-  const int outIdx = args.size();
-  SmallVector<std::pair<Value, Value>> results;
-  for (Value result : {stage.h, stage.vNew, stage.o}) {
-    if (!result)
-      continue;
-    Value buffer = ctx.allocateResult(result);
-    args.push_back(buffer);
-    results.push_back({result, buffer});
-  }
-  if (stage.ht) {
-    htIdx = args.size();
-    Value buffer = ctx.allocateResult(stage.ht);
-    args.push_back(buffer);
-    results.push_back({stage.ht, buffer});
-  }
+  KernelArguments args(ctx, stage.op,
+                       {{stage.kg, "kg"},
+                        {stage.w, "w"},
+                        {stage.u, "u"},
+                        {stage.G, "G"},
+                        {stage.q, "q"},
+                        {stage.aqk, "Aqk"},
+                        {stage.h0, "initial_state", stateDims(stage.layout)},
+                        {stage.cu, "cu_seqlens"},
+                        {stage.h, "h", chunkStateDims(stage.layout)},
+                        {stage.vNew, "v_new"},
+                        {stage.o, "o"},
+                        {stage.ht, "final_state", stateDims(stage.layout)}});
+  std::optional<int64_t> h;
+  if (fused)
+    h = cast<RankedTensorType>(stage.q.getType()).getDimSize(2);
+  addChunkStageKey(ctx, {k, v, h, hv, bt, stage.cu});
+  if (fused)
+    addFloatKey(ctx, "scale", stage.scale);
+  ctx.addKey("state_layout", stringifyStateLayout(stage.layout));
 
   func::FuncOp kernel =
-      createKernel(ctx.module, ctx.kernelPrefix, ValueRange(args).getTypes(),
-                   kStateScanThreads);
-  // The fused kernel's loads move up only as far as 32 KiB of live tiles
-  // allow: with the query and gate tiles of K above 128 the program would
-  // otherwise need more shared memory than a block may have.
-  if (fused)
-    kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
-                    Builder(kernel.getContext())
-                        .getI64IntegerAttr(kFusedLiveTileBytes));
-  OpBuilder b(kernel.getBody().front().getTerminator());
-  Block &entry = kernel.getBody().front();
-  auto arg = [&](int i) { return i < 0 ? Value() : entry.getArgument(i); };
+      args.createKernel(fused ? kFusedTuning : kStateScanTuning);
+  OpBuilder b = kernelBuilder(kernel);
   const int64_t numVTiles = (v + kBV - 1) / kBV;
 
   // One flat grid axis: program = (sequence * HV + head) * nV + V tile.
@@ -411,33 +317,22 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   Value cNV = arith::ConstantIndexOp::create(b, loc, numVTiles);
   Value vTile = arith::RemUIOp::create(b, loc, pid, cNV);
   Value pidSH = arith::DivUIOp::create(b, loc, pid, cNV);
-  Value cHV = headCount(b, loc, arg(0));
+  Value cHV = headCount(b, loc, kernel.getArgument(0));
   Value seq = arith::DivUIOp::create(b, loc, pidSH, cHV);
   Value head = arith::RemUIOp::create(b, loc, pidSH, cHV);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
 
   StateScanKernel body{TileValueBuilder{b, loc}};
-  body.kg = arg(0);
-  body.w = arg(1);
-  body.u = arg(2);
-  body.G = arg(3);
-  body.h0 = arg(h0Idx);
-  body.cu = arg(cuIdx);
+  args.bind(kernel, body.kg, body.w, body.u, body.G, body.q, body.aqk, body.h0,
+            body.cu, body.h, body.vNew, body.o, body.ht);
   if (fused) {
-    body.q = arg(qIdx);
-    body.aqk = arg(qIdx + 1);
-    body.o = arg(outIdx);
     body.scale = stage.scale;
     // Grouped value heads: value head hv reads q head hv / (HV / H).
     body.qkHead = arith::DivUIOp::create(
         b, loc, head,
         arith::DivUIOp::create(b, loc, cHV, headCount(b, loc, body.q)));
-  } else {
-    body.h = arg(outIdx);
-    body.vNew = arg(outIdx + 1);
   }
-  body.ht = arg(htIdx);
   body.seq = seq;
   body.head = head;
   body.v0 = arith::MulIOp::create(b, loc, vTile,
@@ -469,25 +364,25 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   // Host: nV * N * HV programs along x (N = B, or the sequences).
   OpBuilder &hb = ctx.host;
   Value hostC1 = arith::ConstantIndexOp::create(hb, loc, 1);
+  Value cuBuf = args.bufferOf(stage.cu);
+  Value scanned = args.buffers()[0];
   Value numSeqs =
       cuBuf ? arith::SubIOp::create(
                   hb, loc, memref::DimOp::create(hb, loc, cuBuf, 0), hostC1)
                   .getResult()
-            : memref::DimOp::create(hb, loc, args[0], 0).getResult();
+            : memref::DimOp::create(hb, loc, scanned, 0).getResult();
   Value heads =
-      arith::MulIOp::create(hb, loc, numSeqs, headCount(hb, loc, args[0]));
+      arith::MulIOp::create(hb, loc, numSeqs, headCount(hb, loc, scanned));
   Value gridX = arith::MulIOp::create(
       hb, loc, heads, arith::ConstantIndexOp::create(hb, loc, numVTiles));
-  tile::LaunchOp::create(hb, loc, kernel.getSymName(), gridX, hostC1, hostC1,
-                         args);
-  for (auto [result, buffer] : results)
-    ctx.buffers.map(result, buffer);
+  launchKernel(hb, loc, kernel, gridX, hostC1, args.buffers());
+  args.mapResults();
   return success();
 }
 
 } // namespace
 
-LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
+LogicalResult kda::lowerStage(StateScanOp op, StageContext &ctx) {
   ScanStage stage{op,
                   op.getKg(),
                   op.getW(),
@@ -506,8 +401,7 @@ LogicalResult kda::lowerStateScan(StateScanOp op, StageContext &ctx) {
   return lowerScan(stage, ctx);
 }
 
-LogicalResult kda::lowerStateScanOutput(StateScanOutputOp op,
-                                        StageContext &ctx) {
+LogicalResult kda::lowerStage(StateScanOutputOp op, StageContext &ctx) {
   ScanStage stage{op,
                   op.getKg(),
                   op.getW(),

@@ -23,27 +23,22 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StageLowering.h"
-#include "TileValueBuilder.h"
+#include "KernelArguments.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/Support/MathExtras.h"
-
-#include <algorithm>
-#include <cstdio>
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::kda;
 
-/// Threads per wy_recompute program on the GPU (4 warps).
-static constexpr int64_t kWYThreads = 128;
-
-/// Register limit per thread (tile.max_registers). At B=1, T=8192,
-/// H=HV=96, K=V=128 on an H200 the kernel ran 488 us at 96 (ptxas spills
-/// 164 bytes), 424 at 128 (12 bytes), 462 at 144, 458 at 160 and 575
-/// with no limit (192 registers).
-static constexpr int64_t kWYRegisters = 128;
+/// The wy_recompute kernel on the GPU: 4 warps per program, at most 128
+/// registers per thread. At B=1, T=8192, H=HV=96, K=V=128 on an H200 the
+/// kernel ran 488 us with at most 96 registers (ptxas spills 164 bytes),
+/// 424 with 128 (12 bytes), 462 with 144, 458 with 160 and 575 with no
+/// limit (192 registers).
+static constexpr KernelTuning kWYTuning{/*numThreads=*/128,
+                                        /*maxRegisters=*/128};
 
 /// Widest K or V tile of a program: [BT, 64] f32 tiles next to the
 /// [BT, BT] block of M.
@@ -52,19 +47,15 @@ static constexpr int64_t kMaxColumnTile = 64;
 namespace {
 
 /// The body of one wy_recompute program.
-struct WYRecomputeKernel {
-  TileValueBuilder t;
+struct WYRecomputeKernel : ChunkKernelBody {
+  using ChunkKernelBody::ChunkKernelBody;
+
   // Arguments.
   Value k, v, G, beta, m, w, u, kg;
-  // Program coordinates.
-  Value batch, head, qkHead, rowStart, rowEnd;
   // Static sizes: K, V, their tile widths BK and BV, the chunk size BT.
   int64_t kDim = 0, vDim = 0, bk = 0, bv = 0, bt = 0;
   /// Element types of k (also M, w and kg) and of v (also u).
   Type kType, vType;
-
-  OpBuilder &b() { return t.b; }
-  Location loc() { return t.loc; }
 
   /// The [BT, width] f32 tile of the chunk's rows and columns [col, col +
   /// width) of a [B, T, heads, dim] buffer at head `h`; rows past the
@@ -104,17 +95,23 @@ struct WYRecomputeKernel {
     // type when k (and, for u, v) is bf16 or f16: the values are exact in
     // it and the products exact in f32, so the result equals the tf32 dot
     // of the f32 tiles, with half the shared memory and no conversions.
-    const bool narrowK = kType.isBF16() || kType.isF16();
+    const bool narrowK = isSixteenBitFloat(kType);
     const bool narrowV = narrowK && vType == kType;
     Value mLoaded = t.load(t.tileOf({bt, bt}, kType), m,
                            {batch, rowStart, head, t.index(0)},
                            {rowEnd, rowsLeft}, {1, 3});
-    Value lower = tile::TriMaskOp::create(
-        b(), loc(), t.tileOf({bt, bt}, b().getI1Type()), /*upper=*/false,
-        /*diagonal=*/0);
+    Value lower = t.lowerMask(bt, 0);
     Value mNarrow = t.select(lower, mLoaded,
                              t.splat(t.tileOf({bt, bt}, kType), 0.0));
     Value mTile = narrowK && narrowV ? Value() : t.toF32(mNarrow);
+    // M . rd(x) for an f32 tile `x` of `width` columns, rounded to
+    // `element`; 16-bit M and rd(x) when `narrow`.
+    auto timesM = [&](Value x, Type element, bool narrow, int64_t width) {
+      return narrow ? t.dot(mNarrow, t.toElement(x, element),
+                            t.zeros({bt, width}), tile::Precision::tf32)
+                    : t.dot(mTile, t.roundTo(x, element), t.zeros({bt, width}),
+                            tile::Precision::tf32);
+    };
     auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
     Value betaCol = t.toF32(t.load(t.tileOf({bt}, betaElem), beta,
                                    {batch, rowStart, head}, {rowEnd}, {1}));
@@ -130,12 +127,7 @@ struct WYRecomputeKernel {
       Value gTile = loadRows(G, head, col, bk, kDim);
       Value betaRows = t.broadcast(betaCol, 1, {bt, bk});
       Value kb = t.mul(t.mul(kTile, t.exp2(gTile)), betaRows);
-      Value wTile =
-          narrowK ? t.dot(mNarrow, t.toElement(kb, kType), t.zeros({bt, bk}),
-                          tile::Precision::tf32)
-                  : t.dot(mTile, t.roundTo(kb, kType), t.zeros({bt, bk}),
-                          tile::Precision::tf32);
-      storeRows(wTile, kType, w, col, kDim);
+      storeRows(timesM(kb, kType, narrowK, bk), kType, w, col, kDim);
       // kg = k * 2^(G_last - G); the exponent is <= 0 on valid rows (G does
       // not increase along a chunk), and padded rows have k = 0.
       Value gLast = t.load(t.tileOf({bk}, t.f32()), G,
@@ -149,96 +141,47 @@ struct WYRecomputeKernel {
       Value col = columnLoop(vDim, bv);
       Value vTile = loadRows(v, head, col, bv, vDim);
       Value betaRows = t.broadcast(betaCol, 1, {bt, bv});
-      Value vb = t.mul(vTile, betaRows);
-      Value uTile =
-          narrowV ? t.dot(mNarrow, t.toElement(vb, vType), t.zeros({bt, bv}),
-                          tile::Precision::tf32)
-                  : t.dot(mTile, t.roundTo(vb, vType), t.zeros({bt, bv}),
-                          tile::Precision::tf32);
-      storeRows(uTile, vType, u, col, vDim);
+      storeRows(timesM(t.mul(vTile, betaRows), vType, narrowV, bv), vType, u,
+                col, vDim);
     }
   }
 };
 
-/// The tile width for a feature dimension of `dim` columns.
-int64_t columnTile(int64_t dim) {
-  return std::min<int64_t>(kMaxColumnTile,
-                           llvm::PowerOf2Ceil(static_cast<uint64_t>(dim)));
-}
-
 } // namespace
 
-LogicalResult kda::lowerWYRecompute(WYRecomputeOp op, StageContext &ctx) {
-  Location loc = op.getLoc();
-  auto kType = cast<RankedTensorType>(op.getK().getType());
-  auto vType = cast<RankedTensorType>(op.getV().getType());
-  const int64_t h = kType.getDimSize(2), k = kType.getDimSize(3);
-  const int64_t hv = vType.getDimSize(2), v = vType.getDimSize(3);
-  const int64_t bt = op.getChunkSize();
-  if (ShapedType::isDynamic(k) || ShapedType::isDynamic(v))
-    return op.emitOpError("has no lowering for dynamic feature dimensions "
-                          "(K and V must be static)");
-
-  // Manifest names and key.
-  ctx.describe(op.getK(), "k", {"B", "T", "H", "K"});
-  ctx.describe(op.getV(), "v", {"B", "T", "HV", "V"});
-  ctx.describe(op.getG(), "G", {"B", "T", "HV", "K"});
-  ctx.describe(op.getBeta(), "beta", {"B", "T", "HV"});
-  ctx.describe(op.getM(), "M", {"B", "T", "HV", "BT"});
-  ctx.describe(op.getW(), "w", {"B", "T", "HV", "K"});
-  ctx.describe(op.getU(), "u", {"B", "T", "HV", "V"});
-  ctx.describe(op.getKg(), "kg", {"B", "T", "HV", "K"});
-  if (op.getCuSeqlens())
-    ctx.describe(op.getCuSeqlens(), "cu_seqlens", {"N1"});
-  ctx.addKey("K", std::to_string(k));
-  ctx.addKey("V", std::to_string(v));
-  addDimKey(ctx, "H", h);
-  addDimKey(ctx, "HV", hv);
-  ctx.addKey("chunk", std::to_string(bt));
-  ctx.addKey("varlen", op.getCuSeqlens() ? "1" : "0");
+LogicalResult kda::lowerStage(WYRecomputeOp op, StageContext &ctx) {
+  FailureOr<ChunkStageKey> key = getColumnStageKey(
+      op, op.getK(), op.getV(), op.getChunkSize(), op.getCuSeqlens());
+  if (failed(key))
+    return failure();
 
   // Kernel arguments: k, v, G, beta, M, w, u, kg, [cu_seqlens].
-  SmallVector<Value> args;
-  for (Value input :
-       {op.getK(), op.getV(), op.getG(), op.getBeta(), op.getM()})
-    args.push_back(ctx.buffers.lookup(input));
-  Value wBuf = ctx.allocateResult(op.getW());
-  Value uBuf = ctx.allocateResult(op.getU());
-  Value kgBuf = ctx.allocateResult(op.getKg());
-  args.append({wBuf, uBuf, kgBuf});
-  Value cuBuf = appendCuSeqlens(ctx, op.getCuSeqlens(), args);
+  KernelArguments args(ctx, op,
+                       {{op.getK(), "k"},
+                        {op.getV(), "v"},
+                        {op.getG(), "G"},
+                        {op.getBeta(), "beta"},
+                        {op.getM(), "M"},
+                        {op.getW(), "w"},
+                        {op.getU(), "u"},
+                        {op.getKg(), "kg"},
+                        {op.getCuSeqlens(), "cu_seqlens"}});
+  addChunkStageKey(ctx, *key);
 
-  ChunkKernel chunkKernel =
-      createChunkKernel(ctx, loc, args, kWYThreads, bool(cuBuf), bt);
-  func::FuncOp kernel = chunkKernel.kernel;
-  kernel->setAttr(tile::TileDialect::getMaxRegistersAttrName(),
-                  Builder(kernel.getContext()).getI64IntegerAttr(kWYRegisters));
-  OpBuilder &b = chunkKernel.builder;
-  auto arg = [&](unsigned i) { return chunkKernel.arg(i); };
-
-  WYRecomputeKernel body{TileValueBuilder{b, loc}};
-  body.k = arg(0);
-  body.v = arg(1);
-  body.G = arg(2);
-  body.beta = arg(3);
-  body.m = arg(4);
-  body.w = arg(5);
-  body.u = arg(6);
-  body.kg = arg(7);
-  setChunkCoordinates(body, chunkKernel.program);
-  body.kDim = k;
-  body.vDim = v;
-  body.bk = columnTile(k);
-  body.bv = columnTile(v);
-  body.bt = bt;
-  body.kType = kType.getElementType();
-  body.vType = vType.getElementType();
-  body.build();
-
-  // Host: NT * B * HV programs along x.
-  launchChunkKernel(ctx, loc, kernel, args, cuBuf, bt);
-  ctx.buffers.map(op.getW(), wBuf);
-  ctx.buffers.map(op.getU(), uBuf);
-  ctx.buffers.map(op.getKg(), kgBuf);
+  Location loc = op.getLoc();
+  lowerChunkStage(ctx, loc, args, op.getCuSeqlens(), kWYTuning, key->chunk,
+                  [&](ChunkKernel &kernel) {
+                    WYRecomputeKernel body(kernel, loc);
+                    args.bind(kernel.kernel, body.k, body.v, body.G, body.beta,
+                              body.m, body.w, body.u, body.kg);
+                    body.kDim = key->k;
+                    body.vDim = *key->v;
+                    body.bk = columnTile(body.kDim, kMaxColumnTile);
+                    body.bv = columnTile(body.vDim, kMaxColumnTile);
+                    body.bt = key->chunk;
+                    body.kType = getElementTypeOrSelf(op.getK().getType());
+                    body.vType = getElementTypeOrSelf(op.getV().getType());
+                    body.build();
+                  });
   return success();
 }
