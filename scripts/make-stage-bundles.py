@@ -10,7 +10,9 @@ the CPU build, so a GPU-only defect shows up at the stage that has it.
 
 OUT_DIR (default BUILD_DIR/stage-bundles) gets src/*.mlir, *.kdab and
 cases.txt. Lines under `not kda-run` (the injected-error checks) are left
-out: gpu-check.sh counts only cases that must pass.
+out: gpu-check.sh counts only cases that must pass. KDA_TRANSLATE_FLAGS
+(space-separated, e.g. --assign-register-layouts) is added to every
+kda-translate command.
 """
 import os
 import re
@@ -73,6 +75,7 @@ for test in sorted(os.listdir(tests)):
             fh.write(source)
         extra = [a for a in args[2:] if a.startswith('--') and a not in
                  ('--kda-to-bundle', '--no-cubin', '--no-cpu')]
+        extra += os.environ.get('KDA_TRANSLATE_FLAGS', '').split()
         subprocess.run([translate, src, '--kda-to-bundle', '--no-cpu', *extra, '-o',
                         os.path.join(out, name + '.kdab')], check=True)
         bundles[bundle_arg] = name + '.kdab'

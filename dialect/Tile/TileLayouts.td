@@ -127,6 +127,19 @@ def Tile_DistLayoutAttr : AttrDef<Tile_Dialect, "DistLayout",
     static DistLayoutAttr getMmaOperandB16(::mlir::MLIRContext *ctx,
                                            int64_t k, int64_t n,
                                            int64_t warpsN);
+    /// The A operand layout of the tf32 m16n8k8 mma.sync (one f32 element
+    /// per register: a0..a3 at (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)
+    /// of each 16x8 block) for an `m` x `k` tile split along M by `warpsM`
+    /// warps (k a multiple of 8).
+    static DistLayoutAttr getMmaOperandA32(::mlir::MLIRContext *ctx,
+                                           int64_t m, int64_t k,
+                                           int64_t warpsM);
+    /// The B operand layout of the tf32 m16n8k8 mma.sync (b0, b1 at (t, g)
+    /// and (t + 4, g) of each 8x8 block) for a `k` x `n` tile split along N
+    /// by `warpsN` warps.
+    static DistLayoutAttr getMmaOperandB32(::mlir::MLIRContext *ctx,
+                                           int64_t k, int64_t n,
+                                           int64_t warpsN);
     /// The layout of the result of reducing a tile in this layout along
     /// `dim`: that dimension's factors and strides are dropped, and the
     /// threads that held its elements hold copies.

@@ -20,10 +20,15 @@
 // spreading resumes. Where a use needs another layout than its operand
 // has, a tile.convert_layout goes before it.
 //
+// f32 dots (tf32 or tf32x3 precision) take the layouts of the tf32
+// m16n8k8 mma.sync; the inputs and results of tile.unit_lower_inverse
+// take no layout from the op (convert-tile-to-simt solves them in shared
+// memory), only from their producers and users.
+//
 // Kernels it cannot place are left alone, to the shared-memory mapping:
-// those with tile.scan or tile.unit_lower_inverse, dots of f32 operands,
-// tiles of rank above 2 or of sizes that are not powers of 2, and ops it
-// does not know on tiles.
+// those with tile.scan, dots of f32 operands at ieee precision, tiles of
+// rank above 2 or of sizes that are not powers of 2, and ops it does not
+// know on tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +39,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -90,12 +96,17 @@ DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps,
   }
   DotLayouts layouts;
   layouts.acc = DistLayoutAttr::getMmaAccumulator(ctx, m, n, warpsM, warpsN);
-  layouts.a = DistLayoutAttr::getMmaOperandA16(ctx, m, k, warpsM);
+  // f32 operands go to the tf32 m16n8k8 mma.sync (one element per
+  // register, K steps of 8), 16-bit ones to m16n8k16 (pairs, steps of 16).
+  bool tf32 = getTileType(dot.getA()).getElementType().isF32();
+  layouts.a = tf32 ? DistLayoutAttr::getMmaOperandA32(ctx, m, k, warpsM)
+                   : DistLayoutAttr::getMmaOperandA16(ctx, m, k, warpsM);
   // B's warps along N take the warp id bits above those along M, as in the
   // accumulator.
-  layouts.b = DistLayoutAttr::get(ctx, {1, warpsN}, {k / 16, n / (8 * warpsN)},
-                                  {2, 1}, {4, 8}, {2, 1}, {1, 4},
-                                  {1, warpsM});
+  int64_t pair = tf32 ? 1 : 2;
+  layouts.b = DistLayoutAttr::get(
+      ctx, {1, warpsN}, {k / (8 * pair), n / (8 * warpsN)}, {2, 1}, {4, 8},
+      {pair, 1}, {1, 4}, {1, warpsM});
   return layouts;
 }
 
@@ -238,16 +249,20 @@ std::string LayoutAssignment::findObstacle() {
       int64_t m = getTileType(dot.getAcc()).getDimSize(0);
       int64_t n = getTileType(dot.getAcc()).getDimSize(1);
       int64_t k = getTileType(dot.getA()).getDimSize(1);
-      if (!(element.isBF16() || element.isF16()) || m % 16 || n % 8 ||
-          k % 16) {
-        reason = "a dot that is not a 16-bit mma.sync shape";
+      bool sixteenBit = element.isBF16() || element.isF16();
+      bool tf32 = element.isF32() &&
+                  dot.getPrecision() != tile::Precision::ieee;
+      if (!(sixteenBit || tf32) || m % 16 || n % 8 ||
+          k % (sixteenBit ? 16 : 8)) {
+        reason = "a dot that is not a 16-bit or tf32 mma.sync shape";
         return WalkResult::interrupt();
       }
     } else if (!isElementwise(op) &&
                !isa<arith::ConstantOp, tile::LoadOp, tile::StoreOp,
                     tile::SplatOp, tile::IotaOp, tile::TriMaskOp,
                     tile::BroadcastOp, tile::ReduceOp, tile::TransOp,
-                    scf::ForOp, scf::IfOp, scf::YieldOp>(op)) {
+                    tile::UnitLowerInverseOp, tensor::EmptyOp, scf::ForOp,
+                    scf::IfOp, scf::YieldOp>(op)) {
       reason = "'" + op->getName().getStringRef().str() + "' on tiles";
       return WalkResult::interrupt();
     }
@@ -284,8 +299,9 @@ bool LayoutAssignment::place(Value v, DistLayoutAttr layout) {
 }
 
 bool LayoutAssignment::isComputedSharedA(OpOperand &operand) const {
-  if (!warpsAlongColumns || !isa<tile::DotOp>(operand.getOwner()) ||
-      operand.getOperandNumber() != 0)
+  auto dot = dyn_cast<tile::DotOp>(operand.getOwner());
+  if (!warpsAlongColumns || !dot || operand.getOperandNumber() != 0 ||
+      getTileType(dot.getA()).getElementType().isF32())
     return false;
   Operation *def = operand.get().getDefiningOp();
   if (auto trans = dyn_cast_or_null<tile::TransOp>(def))
@@ -326,6 +342,13 @@ DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand,
       return {};
     return permuteLayout(result, tile::getTransPermutation(trans),
                          /*inverse=*/true);
+  }
+  if (auto inverse = dyn_cast<tile::UnitLowerInverseOp>(owner)) {
+    // The inputs may have any layout; an init has its result's type.
+    unsigned numInputs = inverse.getInputs().size();
+    if (index < numInputs)
+      return {};
+    return known(inverse.getResult(index - numInputs));
   }
   if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
     Operation *parent = yield->getParentOp();
@@ -489,6 +512,23 @@ void LayoutAssignment::materialize() {
   for (auto [operand, needed] : conversions) {
     OpBuilder b(operand->getOwner());
     RankedTensorType type = getTileType(operand->get());
+    RankedTensorType neededType =
+        RankedTensorType::get(type.getShape(), type.getElementType(), needed);
+    // A splat (or a tensor.empty, such as a tile.unit_lower_inverse init)
+    // is made again in the layout the use needs: nothing moves.
+    Operation *def = operand->get().getDefiningOp();
+    bool isSplat = isa_and_nonnull<tile::SplatOp, tensor::EmptyOp>(def);
+    if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def))
+      isSplat = isa<SplatElementsAttr>(constant.getValue());
+    if (isSplat) {
+      Operation *copy = b.clone(*def);
+      copy->getResult(0).setType(neededType);
+      if (auto constant = dyn_cast<arith::ConstantOp>(copy))
+        constant.setValueAttr(cast<DenseElementsAttr>(constant.getValue())
+                                  .reshape(neededType));
+      operand->set(copy->getResult(0));
+      continue;
+    }
     auto converted = tile::ConvertLayoutOp::create(
         b, operand->getOwner()->getLoc(),
         RankedTensorType::get(type.getShape(), type.getElementType(), needed),

@@ -1,13 +1,18 @@
 //===- SIMTDot.cpp - tile.dot on register tiles as mma.sync ---------------===//
 //
 // A dot of 16-bit register tiles into an f32 register accumulator becomes
-// mma.sync.m16n8k16 on the registers themselves: the registers of each
-// fragment are found, at compile time, by matching the PTX fragment map
-// (which lane holds which element of a 16x8 accumulator, 16x16 A and 16x8
-// B block) against the tiles' layouts. The operands' layouts must put each
-// fragment element in the lane mma.sync expects (the layouts of
-// DistLayoutAttr::getMmaAccumulator / getMmaOperandA16 / getMmaOperandB16
-// do); a tile in another layout needs a tile.convert_layout first. An
+// mma.sync.m16n8k16 on the registers themselves, a dot of f32 tiles at
+// tf32 precision mma.sync.m16n8k8.tf32 (each operand register rounded to
+// tf32, to nearest with ties away from zero as cvt.rna does; at tf32x3,
+// split into a rounded high part and a rounded remainder, and three
+// products summed, small terms first, as the CPU path does). The
+// registers of each fragment are found, at compile time, by matching the
+// PTX fragment map (which lane holds which element of a 16x8 accumulator
+// and of an A and a B block) against the tiles' layouts. The operands'
+// layouts must put each fragment element in the lane mma.sync expects (the
+// layouts of DistLayoutAttr::getMmaAccumulator / getMmaOperandA16 /
+// getMmaOperandB16 / getMmaOperandA32 / getMmaOperandB32 do); a tile in
+// another layout needs a tile.convert_layout first. An
 // operand kept in shared memory (keepsInSharedMemory), or the transpose of
 // one, is read fragment by fragment with ldmatrix instead (.x4 for A, .x2
 // for B; .trans where the buffer's rows run along the fragment's columns),
@@ -49,6 +54,31 @@ std::array<int64_t, 2> operandASlot(int64_t lane, int64_t slot) {
 std::array<int64_t, 2> operandBSlot(int64_t lane, int64_t slot) {
   int64_t g = lane / 4, t = lane % 4;
   return {2 * t + slot % 2 + 8 * (slot / 2), g};
+}
+/// The same for mma.m16n8k8 with tf32 operands (one element per register):
+/// PTX ISA, "Matrix fragments for mma.m16n8k8".
+std::array<int64_t, 2> operandASlotTF32(int64_t lane, int64_t slot) {
+  int64_t g = lane / 4, t = lane % 4;
+  return {g + 8 * (slot % 2), t + 4 * (slot / 2)};
+}
+std::array<int64_t, 2> operandBSlotTF32(int64_t lane, int64_t slot) {
+  int64_t g = lane / 4, t = lane % 4;
+  return {t + 4 * slot, g};
+}
+
+/// The mma.sync shape a dot's operands take: K per step, and per operand
+/// the fragment map and its number of elements.
+struct MmaShape {
+  int64_t kStep;
+  FragmentMap aMap, bMap;
+  int64_t aSlots, bSlots;
+};
+constexpr MmaShape kMma16 = {16, operandASlot, operandBSlot, 8, 4};
+constexpr MmaShape kMmaTF32 = {8, operandASlotTF32, operandBSlotTF32, 4, 2};
+
+/// True for a dot of f32 operands (tf32 or tf32x3 mma.sync).
+bool isTF32Dot(tile::DotOp op) {
+  return cast<RankedTensorType>(op.getA().getType()).getElementType().isF32();
 }
 
 /// Where each lane of warp 0 keeps each element of a 2-D layout.
@@ -122,20 +152,25 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
   assert(aLayout && bLayout && cLayout &&
          "checked: every tile of the kernel has a layout");
   Type element = aType.getElementType();
-  if (!(element.isBF16() || element.isF16()) ||
+  bool tf32 = element.isF32() && op.getPrecision() != tile::Precision::ieee;
+  if (!(element.isBF16() || element.isF16() || tf32) ||
       bType.getElementType() != element ||
       !cType.getElementType().isF32())
     return op.emitOpError()
-           << "on register tiles needs bf16 or f16 operands and an f32 "
-              "accumulator (mma.sync.m16n8k16), got "
+           << "on register tiles needs bf16 or f16 operands "
+              "(mma.sync.m16n8k16) or f32 operands at tf32 or tf32x3 "
+              "precision (mma.sync.m16n8k8), and an f32 accumulator, got "
            << aType.getElementType() << " x " << bType.getElementType()
-           << " -> " << cType.getElementType();
+           << " -> " << cType.getElementType() << " at "
+           << tile::stringifyPrecision(op.getPrecision()) << " precision";
+  const MmaShape &shape = tf32 ? kMmaTF32 : kMma16;
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1),
           k = aType.getDimSize(1);
-  if (m % 16 || n % 8 || k % 16)
+  if (m % 16 || n % 8 || k % shape.kStep)
     return op.emitOpError() << "on register tiles needs M a multiple of 16, "
-                               "N of 8 and K of 16, got "
-                            << m << "x" << n << "x" << k;
+                               "N of 8 and K of "
+                            << shape.kStep << ", got " << m << "x" << n << "x"
+                            << k;
 
   // Each warp multiplies its own rows and columns: the operands' warp
   // offsets must follow the accumulator's, and no warp splits K.
@@ -165,22 +200,22 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
     if (failed(acc))
       continue;
     MmaBlock block{*acc, {}, {}, origin[0], origin[1]};
-    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+    for (int64_t k0 = 0; k0 < k; k0 += shape.kStep) {
       FailureOr<SmallVector<int64_t>> a =
-          aLanes.fragment({origin[0], k0}, operandASlot, 8);
+          aLanes.fragment({origin[0], k0}, shape.aMap, shape.aSlots);
       FailureOr<SmallVector<int64_t>> b =
-          bLanes.fragment({k0, origin[1]}, operandBSlot, 4);
+          bLanes.fragment({k0, origin[1]}, shape.bMap, shape.bSlots);
       if (failed(a))
         return op.emitOpError()
                << "on register tiles needs A in an mma.sync A layout: the "
-                  "16x16 block at ("
-               << origin[0] << ", " << k0
+                  "16x"
+               << shape.kStep << " block at (" << origin[0] << ", " << k0
                << ") is not where mma.sync reads it; convert A with "
                   "tile.convert_layout";
       if (failed(b))
         return op.emitOpError()
                << "on register tiles needs B in an mma.sync B layout: the "
-                  "16x8 block at ("
+               << shape.kStep << "x8 block at ("
                << k0 << ", " << origin[1]
                << ") is not where mma.sync reads it; convert B with "
                   "tile.convert_layout";
@@ -309,6 +344,82 @@ SmallVector<Value> loadSharedFragmentB(OpBuilder &b, Location loc,
                       /*transpose=*/false);
 }
 
+/// `value` (f32) rounded to tf32: to nearest, ties away from zero (the
+/// low 13 bits of the mantissa cleared after adding half of their range),
+/// as cvt.rna.tf32.f32 and the CPU path's rounding do.
+Value roundToTF32(OpBuilder &b, Location loc, Value value) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, value);
+  Value half = arith::ConstantIntOp::create(b, loc, i32, 0x1000);
+  Value mask = arith::ConstantIntOp::create(b, loc, i32, int64_t(0xFFFFE000u));
+  Value rounded = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, bits, half), mask);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), rounded);
+}
+
+/// The tf32 dot `op` on registers: per accumulator block and K step of 8,
+/// one mma.sync.m16n8k8.tf32 (three at tf32x3). Each operand register is
+/// rounded (and split) once, however many blocks read it.
+Value lowerTF32Dot(OpBuilder &b, Location loc, tile::DotOp op,
+                   ArrayRef<MmaBlock> blocks, Value aRegisters,
+                   Value bRegisters, Value accRegisters) {
+  auto cType = cast<RankedTensorType>(op.getAcc().getType());
+  DistLayoutAttr cLayout = getLayout(cType);
+  bool split = op.getPrecision() == tile::Precision::tf32x3;
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  // Register r of an operand as tf32 words: {high} or {high, low}.
+  using Parts = SmallVector<Value, 2>;
+  llvm::DenseMap<int64_t, Parts> aParts, bParts;
+  auto parts = [&](llvm::DenseMap<int64_t, Parts> &cache, Value registers,
+                   int64_t reg) -> const Parts & {
+    auto [it, inserted] = cache.try_emplace(reg);
+    if (inserted) {
+      Value x = extractRegister(b, loc, registers, reg);
+      Value high = roundToTF32(b, loc, x);
+      it->second.push_back(arith::BitcastOp::create(b, loc, i32, high));
+      if (split) {
+        Value low =
+            roundToTF32(b, loc, arith::SubFOp::create(b, loc, x, high));
+        it->second.push_back(arith::BitcastOp::create(b, loc, i32, low));
+      }
+    }
+    return it->second;
+  };
+  SmallVector<Value> acc;
+  for (int64_t r = 0; r < cLayout.getNumRegisters(); ++r)
+    acc.push_back(extractRegister(b, loc, accRegisters, r));
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(4, f32));
+  // (A part, B part) of each product, small terms first: lo.hi, hi.lo,
+  // hi.hi.
+  SmallVector<std::pair<int, int>> products = {{0, 0}};
+  if (split)
+    products = {{1, 0}, {0, 1}, {0, 0}};
+  for (const MmaBlock &block : blocks) {
+    for (auto [aRegs, bRegs] : llvm::zip(block.aRegs, block.bRegs)) {
+      for (auto [aPart, bPart] : products) {
+        SmallVector<Value> a, bw, c;
+        for (int64_t reg : aRegs)
+          a.push_back(parts(aParts, aRegisters, reg)[aPart]);
+        for (int64_t reg : bRegs)
+          bw.push_back(parts(bParts, bRegisters, reg)[bPart]);
+        for (int64_t reg : block.accRegs)
+          c.push_back(acc[reg]);
+        Value mma = NVVM::MmaOp::create(
+            b, loc, resultType, a, bw, c, ArrayRef<int64_t>{16, 8, 8},
+            std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::tf32,
+                                          NVVM::MMATypes::tf32},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (auto [slot, reg] : llvm::enumerate(block.accRegs))
+          acc[reg] = LLVM::ExtractValueOp::create(b, loc, mma, slot);
+      }
+    }
+  }
+  return buildRegisters(b, loc, getRegisterType(cType), acc);
+}
+
 struct DotToMma : OpConversionPattern<tile::DotOp> {
   DotToMma(const TypeConverter &converter, MLIRContext *ctx,
            const SharedOperandMap &sharedOperands)
@@ -320,6 +431,14 @@ struct DotToMma : OpConversionPattern<tile::DotOp> {
     SmallVector<MmaBlock> blocks;
     if (failed(planMma(op, blocks)))
       return failure();
+    if (isTF32Dot(op)) {
+      // f32 operands are never kept in shared memory (keepsInSharedMemory
+      // takes 16-bit dots only): every fragment is in registers.
+      rewriter.replaceOp(op, lowerTF32Dot(rewriter, op.getLoc(), op, blocks,
+                                          adaptor.getA(), adaptor.getB(),
+                                          adaptor.getAcc()));
+      return success();
+    }
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto cType = cast<RankedTensorType>(op.getAcc().getType());
     Type element = aType.getElementType();

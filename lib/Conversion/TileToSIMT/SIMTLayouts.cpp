@@ -191,48 +191,57 @@ Value simt::buildRegisters(OpBuilder &b, Location loc, VectorType type,
   return vector::FromElementsOp::create(b, loc, type, values);
 }
 
-Value simt::convertThroughSharedMemory(OpBuilder &b, Location loc,
-                                       Value registers,
-                                       RankedTensorType srcType,
-                                       RankedTensorType dstType,
-                                       int64_t numWarps,
-                                       ArrayRef<int64_t> permutation) {
-  DistLayoutAttr src = getLayout(srcType);
-  DistLayoutAttr dst = getLayout(dstType);
-  Type element = srcType.getElementType();
+/// `base` plus constant `offsets`, dimension by dimension.
+static SmallVector<Value> offsetIndices(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> base,
+                                       ArrayRef<int64_t> offsets) {
+  SmallVector<Value> indices;
+  for (auto [v, o] : llvm::zip(base, offsets))
+    indices.push_back(
+        o ? arith::AddIOp::create(
+                b, loc, v, arith::ConstantIndexOp::create(b, loc, o))
+                .getResult()
+          : v);
+  return indices;
+}
+
+Value simt::storeToSharedBuffer(OpBuilder &b, Location loc, Value registers,
+                               RankedTensorType type, int64_t numWarps,
+                               bool leadingBarrier) {
+  DistLayoutAttr src = getLayout(type);
+  Type element = type.getElementType();
   // i1 tiles travel as bytes: shared memory holds whole bytes.
   Type stored = element.isInteger(1) ? b.getI8Type() : element;
   auto space = gpu::AddressSpaceAttr::get(b.getContext(),
                                           gpu::AddressSpace::Workgroup);
-  auto bufferType = MemRefType::get(srcType.getShape(), stored,
+  auto bufferType = MemRefType::get(type.getShape(), stored,
                                     MemRefLayoutAttrInterface(), space);
   Value buffer = memref::AllocOp::create(b, loc, bufferType);
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  auto at = [&](ArrayRef<Value> base, ArrayRef<int64_t> offsets) {
-    SmallVector<Value> indices;
-    for (auto [v, o] : llvm::zip(base, offsets))
-      indices.push_back(o ? arith::AddIOp::create(b, loc, v, cst(o)).getResult()
-                          : v);
-    return indices;
-  };
   ThreadPosition thread = getThreadPosition(b, loc);
-  // Threads may still read the buffer of an earlier trip through a loop.
-  gpu::BarrierOp::create(b, loc);
+  if (leadingBarrier)
+    gpu::BarrierOp::create(b, loc);
   Value owner = isCopyOwner(b, loc, src, thread, numWarps);
   auto ifOwner = scf::IfOp::create(b, loc, owner, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOwner.thenBlock());
-    SmallVector<Value> base = getThreadOffsets(b, loc, src, thread);
-    for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
-      Value v = extractRegister(b, loc, registers, r);
-      if (stored != element)
-        v = arith::ExtUIOp::create(b, loc, stored, v);
-      memref::StoreOp::create(b, loc, v, buffer,
-                              at(base, src.getRegisterOffsets(r)));
-    }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOwner.thenBlock());
+  SmallVector<Value> base = getThreadOffsets(b, loc, src, thread);
+  for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
+    Value v = extractRegister(b, loc, registers, r);
+    if (stored != element)
+      v = arith::ExtUIOp::create(b, loc, stored, v);
+    memref::StoreOp::create(b, loc, v, buffer,
+                            offsetIndices(b, loc, base,
+                                          src.getRegisterOffsets(r)));
   }
-  gpu::BarrierOp::create(b, loc);
+  return buffer;
+}
+
+Value simt::loadFromSharedBuffer(OpBuilder &b, Location loc, Value buffer,
+                                 RankedTensorType type,
+                                 ArrayRef<int64_t> permutation) {
+  DistLayoutAttr dst = getLayout(type);
+  Type element = type.getElementType();
+  Type stored = cast<MemRefType>(buffer.getType()).getElementType();
   // Source coordinate permutation[i] is result coordinate i.
   auto toSource = [&](auto values) {
     if (permutation.empty())
@@ -242,14 +251,29 @@ Value simt::convertThroughSharedMemory(OpBuilder &b, Location loc,
       permuted[p] = values[i];
     return permuted;
   };
+  ThreadPosition thread = getThreadPosition(b, loc);
   SmallVector<Value> base = toSource(getThreadOffsets(b, loc, dst, thread));
   SmallVector<Value> values;
   for (int64_t r = 0; r < dst.getNumRegisters(); ++r) {
     Value v = memref::LoadOp::create(
-        b, loc, buffer, at(base, toSource(dst.getRegisterOffsets(r))));
+        b, loc, buffer,
+        offsetIndices(b, loc, base, toSource(dst.getRegisterOffsets(r))));
     if (stored != element)
       v = arith::TruncIOp::create(b, loc, element, v);
     values.push_back(v);
   }
-  return buildRegisters(b, loc, getRegisterType(dstType), values);
+  return buildRegisters(b, loc, getRegisterType(type), values);
+}
+
+Value simt::convertThroughSharedMemory(OpBuilder &b, Location loc,
+                                       Value registers,
+                                       RankedTensorType srcType,
+                                       RankedTensorType dstType,
+                                       int64_t numWarps,
+                                       ArrayRef<int64_t> permutation) {
+  // Threads may still read the buffer of an earlier trip through a loop.
+  Value buffer = storeToSharedBuffer(b, loc, registers, srcType, numWarps,
+                                     /*leadingBarrier=*/true);
+  gpu::BarrierOp::create(b, loc);
+  return loadFromSharedBuffer(b, loc, buffer, dstType, permutation);
 }

@@ -83,6 +83,22 @@ Value extractRegister(OpBuilder &b, Location loc, Value registers,
 Value buildRegisters(OpBuilder &b, Location loc, VectorType type,
                      ArrayRef<Value> values);
 
+/// Stores the tile held in `registers` (laid out as in `type`) into a new
+/// shared buffer of the tile's shape: the one owner of each element
+/// (isCopyOwner) stores it. With `leadingBarrier`, a barrier before the
+/// stores (threads may still read the buffer of an earlier trip through a
+/// loop); no barrier after them.
+Value storeToSharedBuffer(OpBuilder &b, Location loc, Value registers,
+                          RankedTensorType type, int64_t numWarps,
+                          bool leadingBarrier);
+
+/// Every thread loads its elements of a tile in the layout of `type` from
+/// `buffer` (a tile stored by storeToSharedBuffer, after a barrier): result
+/// dimension i is buffer dimension permutation[i] (empty: the identity).
+Value loadFromSharedBuffer(OpBuilder &b, Location loc, Value buffer,
+                           RankedTensorType type,
+                           ArrayRef<int64_t> permutation = {});
+
 /// Moves the tile held in `registers` (laid out as in `srcType`) into the
 /// layout of `dstType` through a shared-memory buffer of the source's
 /// shape: a barrier (readers of an earlier trip through a loop), owners
@@ -165,6 +181,8 @@ void populateSIMTDotPatterns(const TypeConverter &converter,
                              const SharedOperandMap &sharedOperands);
 void populateSIMTRegisterPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populateSIMTInversePatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns);
 
 } // namespace mlir::kda::simt
 

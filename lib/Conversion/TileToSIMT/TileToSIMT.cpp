@@ -5,7 +5,8 @@
 // elements the thread holds (SIMTLowering.h); elementwise arith and math
 // ops, splats, iotas and triangular masks work on those vectors with no
 // communication; loads, stores, dots, reductions and layout changes are
-// lowered in SIMTMemory.cpp, SIMTDot.cpp and SIMTRegisters.cpp. Loops and
+// lowered in SIMTMemory.cpp, SIMTDot.cpp, SIMTRegisters.cpp and
+// SIMTInverse.cpp. Loops and
 // branches carrying tiles carry vectors. Kernels without layouts are left
 // to the shared-memory mapping of convert-tile-to-gpu.
 //
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::kda {
@@ -54,6 +56,23 @@ struct ElementwiseOnRegisters : ConversionPattern {
     OperationState state(op->getLoc(), op->getName(), operands, types,
                          op->getAttrs());
     rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+/// A tensor.empty register tile (the init of a destination-style op whose
+/// lowering writes every element, such as tile.unit_lower_inverse) has no
+/// defined contents: zeros, which the canonicalizer drops when unused.
+struct EmptyOnRegisters : OpConversionPattern<tensor::EmptyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::EmptyOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isRegisterTile(op.getType()))
+      return failure();
+    VectorType vectorType = getRegisterType(op.getType());
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, vectorType, rewriter.getZeroAttr(vectorType));
     return success();
   }
 };
@@ -184,7 +203,7 @@ LogicalResult checkRegisterKernel(func::FuncOp kernel, int64_t numThreads) {
     return success();
   };
   WalkResult result = kernel.walk([&](Operation *op) {
-    if (isa<tile::ScanOp, tile::UnitLowerInverseOp>(op)) {
+    if (isa<tile::ScanOp>(op)) {
       op->emitOpError() << "has no lowering on register tiles yet; keep this "
                            "kernel's tiles without layouts";
       return WalkResult::interrupt();
@@ -263,7 +282,7 @@ struct ConvertTileToSIMTPass
       target.markUnknownOpDynamicallyLegal(
           [&](Operation *op) { return converter.isLegal(op); });
       RewritePatternSet patterns(ctx);
-      patterns.add<ElementwiseOnRegisters, ConstantOnRegisters,
+      patterns.add<ElementwiseOnRegisters, ConstantOnRegisters, EmptyOnRegisters,
                    SplatOnRegisters, IotaOnRegisters, TriMaskOnRegisters>(
           converter, ctx);
       SharedOperandMap sharedOperands;
@@ -272,6 +291,7 @@ struct ConvertTileToSIMTPass
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);
       populateSIMTRegisterPatterns(converter, patterns);
+      populateSIMTInversePatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                            target);
       if (failed(applyPartialConversion(kernel, target, std::move(patterns))))

@@ -195,6 +195,18 @@ DistLayoutAttr DistLayoutAttr::getMmaOperandB16(MLIRContext *ctx, int64_t k,
              {2, 1}, {1, 4}, {1, 1});
 }
 
+DistLayoutAttr DistLayoutAttr::getMmaOperandA32(MLIRContext *ctx, int64_t m,
+                                                int64_t k, int64_t warpsM) {
+  return get(ctx, {warpsM, 1}, {m / (16 * warpsM), k / 8}, {2, 2}, {8, 4},
+             {1, 1}, {4, 1}, {1, 1});
+}
+
+DistLayoutAttr DistLayoutAttr::getMmaOperandB32(MLIRContext *ctx, int64_t k,
+                                                int64_t n, int64_t warpsN) {
+  return get(ctx, {1, warpsN}, {k / 8, n / (8 * warpsN)}, {2, 1}, {4, 8},
+             {1, 1}, {1, 4}, {1, 1});
+}
+
 DistLayoutAttr DistLayoutAttr::getSlice(int64_t dim) const {
   assert(getRank() > 1 && dim >= 0 && dim < getRank() &&
          "a slice drops one dimension of a layout of rank 2 or more");

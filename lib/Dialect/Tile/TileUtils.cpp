@@ -49,53 +49,54 @@ TypedAttr kda::tile::getCombineIdentity(Builder &b, CombineKind kind, Type type)
   llvm_unreachable("unknown combine kind");
 }
 
-void kda::tile::lowerUnitLowerInverse(RewriterBase &rewriter,
-                                      UnitLowerInverseOp op, Value threadId,
-                                      int64_t numThreads) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
+void kda::tile::emitUnitLowerInverses(OpBuilder &b, Location loc,
+                                      ValueRange inputs, ValueRange outputs,
+                                      Value threadId, int64_t numThreads) {
   auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
+    return arith::ConstantIndexOp::create(b, loc, v);
   };
   // x - l * y, which the backend may fuse into one fma.
-  auto contract = arith::FastMathFlagsAttr::get(rewriter.getContext(),
+  auto contract = arith::FastMathFlagsAttr::get(b.getContext(),
                                                 arith::FastMathFlags::contract);
-  for (auto [b, input, init] :
-       llvm::enumerate(op.getInputs(), op.getInits())) {
+  for (auto [m, input, output] : llvm::enumerate(inputs, outputs)) {
     int64_t n = cast<MemRefType>(input.getType()).getDimSize(0);
-    // Column c of matrix b goes to thread (b * n + c) mod numThreads: this
-    // thread's first column is (threadId - b * n) mod numThreads.
-    int64_t shift = numThreads - static_cast<int64_t>(b) * n % numThreads;
+    // Column c of matrix m goes to thread (m * n + c) mod numThreads: this
+    // thread's first column is (threadId - m * n) mod numThreads.
+    int64_t shift = numThreads - static_cast<int64_t>(m) * n % numThreads;
     Value first = arith::RemUIOp::create(
-        rewriter, loc,
-        arith::AddIOp::create(rewriter, loc, threadId, index(shift)),
+        b, loc, arith::AddIOp::create(b, loc, threadId, index(shift)),
         index(numThreads));
-    auto columns = scf::ForOp::create(rewriter, loc, first, index(n),
-                                      index(numThreads));
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(columns.getBody());
+    auto columns =
+        scf::ForOp::create(b, loc, first, index(n), index(numThreads));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(columns.getBody());
     Value c = columns.getInductionVar();
-    Value one = arith::ConstantOp::create(rewriter, loc,
-                                          rewriter.getF32FloatAttr(1.0f));
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getF32FloatAttr(0.0f));
+    Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f));
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
     SmallVector<Value> column;
     for (int64_t r = 0; r < n; ++r) {
       Value row = index(r);
-      Value onDiagonal = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, row, c);
-      Value x = arith::SelectOp::create(rewriter, loc, onDiagonal, one, zero);
-      for (int64_t m = 0; m < r; ++m) {
-        Value l = memref::LoadOp::create(rewriter, loc, input,
-                                         ValueRange{row, index(m)});
-        Value product = arith::MulFOp::create(rewriter, loc, l, column[m],
-                                              contract);
-        x = arith::SubFOp::create(rewriter, loc, x, product, contract);
+      Value onDiagonal =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, row, c);
+      Value x = arith::SelectOp::create(b, loc, onDiagonal, one, zero);
+      for (int64_t k = 0; k < r; ++k) {
+        Value l =
+            memref::LoadOp::create(b, loc, input, ValueRange{row, index(k)});
+        Value product = arith::MulFOp::create(b, loc, l, column[k], contract);
+        x = arith::SubFOp::create(b, loc, x, product, contract);
       }
-      memref::StoreOp::create(rewriter, loc, x, init, ValueRange{row, c});
+      memref::StoreOp::create(b, loc, x, output, ValueRange{row, c});
       column.push_back(x);
     }
   }
+}
+
+void kda::tile::lowerUnitLowerInverse(RewriterBase &rewriter,
+                                      UnitLowerInverseOp op, Value threadId,
+                                      int64_t numThreads) {
+  rewriter.setInsertionPoint(op);
+  emitUnitLowerInverses(rewriter, op.getLoc(), op.getInputs(), op.getInits(),
+                        threadId, numThreads);
   rewriter.eraseOp(op);
 }
 

@@ -184,12 +184,59 @@ func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 
 // -----
 
-// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a dot that is not a 16-bit mma.sync shape
-func.func @dot_f32(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+// f32 operands at ieee precision have no mma.sync.
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a dot that is not a 16-bit or tf32 mma.sync shape
+func.func @dot_f32_ieee(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
-  %d = tile.dot %t, %t, %t precision = tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %d = tile.dot %t, %t, %t : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.store %d, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+// f32 operands at tf32 precision take the layouts of mma.sync.m16n8k8.tf32:
+// A one element per register at (g, t), (g + 8, t), (g, t + 4), (g + 8,
+// t + 4) of each 16x8 block, B at (t, g) and (t + 4, g), here with the two
+// warps along N (16 columns) and A read whole by both.
+// CHECK-LABEL: func.func @dot_tf32
+// CHECK: %[[A:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 2], lanes = [8, 4], elems = [1, 1], lane_strides = [4, 1], warp_strides = [1, 1]>>
+// CHECK: %[[B:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 2], batch = [2, 1], outer = [2, 1], lanes = [4, 8], elems = [1, 1], lane_strides = [1, 4], warp_strides = [1, 1]>>
+// CHECK: tile.dot %[[A]], %[[B]], %{{.*}} precision = tf32 : {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 2], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>
+func.func @dot_tf32(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
+  %b = tile.load %y[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
+  %zero = tile.splat %cst : f32 -> tensor<16x16xf32>
+  %d = tile.dot %a, %b, %zero precision = tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.store %d, %z[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+// tile.unit_lower_inverse asks nothing of its operands' layouts: the loaded
+// input keeps the coalesced layout, and the inverse takes the layout of the
+// dot that reads it (the tf32 A operand); its init, a splat, is made again
+// in that layout.
+// CHECK-LABEL: func.func @inverse
+// CHECK: %[[L:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [2, 1], outer = [1, 1], lanes = [8, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>>
+// CHECK: %[[Z:.+]] = tile.splat %{{.*}} : f32 -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 2], lanes = [8, 4], elems = [1, 1], lane_strides = [4, 1], warp_strides = [1, 1]>>
+// CHECK: %[[I:.+]] = tile.unit_lower_inverse ins(%[[L]] : {{.*}}) outs(%[[Z]] : {{.*}}) -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 2], lanes = [8, 4], elems = [1, 1], lane_strides = [4, 1], warp_strides = [1, 1]>>
+// CHECK: tile.dot %[[I]], %{{.*}}, %{{.*}} precision = tf32
+func.func @inverse(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %l = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
+  %zero = tile.splat %cst : f32 -> tensor<16x16xf32>
+  %i = tile.unit_lower_inverse ins(%l : tensor<16x16xf32>) outs(%zero : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %b = tile.load %y[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
+  %d = tile.dot %i, %b, %zero precision = tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
   tile.store %d, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
   return
 }

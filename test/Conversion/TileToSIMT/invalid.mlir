@@ -73,7 +73,22 @@ func.func @dot_f32(%x: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
-  // expected-error @+1 {{'tile.dot' op on register tiles needs bf16 or f16 operands and an f32 accumulator (mma.sync.m16n8k16), got 'f32' x 'f32' -> 'f32'}}
+  // expected-error @+1 {{'tile.dot' op on register tiles needs bf16 or f16 operands (mma.sync.m16n8k16) or f32 operands at tf32 or tf32x3 precision (mma.sync.m16n8k8), and an f32 accumulator, got 'f32' x 'f32' -> 'f32' at ieee precision}}
+  %d = tile.dot %t, %t, %t : tensor<16x16xf32, #acc>, tensor<16x16xf32, #acc> -> tensor<16x16xf32, #acc>
+  return
+}
+
+// -----
+
+// A tf32 A operand in the accumulator layout: mma.sync.m16n8k8 reads one
+// element per register.
+#acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+
+func.func @dot_tf32_a_layout(%x: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
+  // expected-error @+1 {{'tile.dot' op on register tiles needs A in an mma.sync A layout: the 16x8 block at (0, 0) is not where mma.sync reads it; convert A with tile.convert_layout}}
   %d = tile.dot %t, %t, %t precision = tf32 : tensor<16x16xf32, #acc>, tensor<16x16xf32, #acc> -> tensor<16x16xf32, #acc>
   return
 }

@@ -21,6 +21,17 @@ Value emitCombine(OpBuilder &b, Location loc, CombineKind kind, Value lhs,
 /// +inf (floats) or the smallest / largest signed value for max / min.
 TypedAttr getCombineIdentity(Builder &b, CombineKind kind, Type type);
 
+/// Writes into each buffer of `outputs` the inverse (I + L)^-1 of the
+/// unit lower part L of the matching buffer of `inputs` (square f32
+/// memrefs) by forward substitution, one column of one matrix at a time
+/// with the column in registers (SSA values: the rows are unrolled):
+/// thread `threadId` of `numThreads` takes column c of matrix m when
+/// (m * n + c) mod numThreads == threadId, so the columns of all the
+/// matrices are spread over the threads. Adds no barrier.
+void emitUnitLowerInverses(OpBuilder &b, Location loc, ValueRange inputs,
+                           ValueRange outputs, Value threadId,
+                           int64_t numThreads);
+
 /// Replaces `op` (on buffers) by forward substitution, one column of one
 /// matrix at a time with the column in registers (SSA values: the rows are
 /// unrolled): thread `threadId` of `numThreads` takes column c of matrix b
