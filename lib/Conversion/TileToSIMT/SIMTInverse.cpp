@@ -4,12 +4,12 @@
 // memory: forward substitution walks a column per thread and reads every
 // row of its matrix, so the matrices cross threads whatever their layouts.
 // After a barrier (readers of an earlier trip through a loop), the owners
-// store each input tile into a shared buffer; after a second barrier the
-// threads solve the columns of all the matrices at once, each column in
-// its registers (tile::emitUnitLowerInverses, the same code as the
-// shared-memory mapping), into one output buffer per matrix; after a third
-// barrier every thread loads its elements of each inverse in the result's
-// layout.
+// store each input tile into one shared buffer of all the inputs; after a
+// second barrier the threads solve the columns of all the matrices at
+// once, each column in its registers (tile::emitUnitLowerInverses, the
+// same code as the shared-memory mapping), into one buffer of all the
+// inverses; after a third barrier every thread loads its elements of each
+// inverse in the result's layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,17 +41,46 @@ struct UnitLowerInverseOnRegisters
       return failure();
     Location loc = op.getLoc();
     int64_t numWarps = getProgramWarps(op);
+    // One buffer holds every input, one every inverse (matrix i, n_i x n_i,
+    // in rows [r_i, r_i + n_i) of both, r_i the sum of the n_j before it).
+    // Each is live across the whole op as one allocation: the threads solve
+    // different matrices at the same time, so the bytes of a matrix solved
+    // earlier in program order must not be given to one solved later.
+    SmallVector<int64_t> sizes, firstRows;
+    int64_t rows = 0, width = 0;
+    for (Value input : op.getInputs()) {
+      int64_t n = cast<RankedTensorType>(input.getType()).getDimSize(0);
+      sizes.push_back(n);
+      firstRows.push_back(rows);
+      rows += n;
+      width = std::max(width, n);
+    }
+    auto space = gpu::AddressSpaceAttr::get(rewriter.getContext(),
+                                            gpu::AddressSpace::Workgroup);
+    auto bufferType = MemRefType::get({rows, width}, rewriter.getF32Type(),
+                                      MemRefLayoutAttrInterface(), space);
+    Value inputBuffer = memref::AllocOp::create(rewriter, loc, bufferType);
+    Value outputBuffer = memref::AllocOp::create(rewriter, loc, bufferType);
+    auto matrix = [&](Value buffer, int64_t i) -> Value {
+      return memref::SubViewOp::create(
+          rewriter, loc, buffer,
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(firstRows[i]),
+                                 rewriter.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(sizes[i]),
+                                 rewriter.getIndexAttr(sizes[i])},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                 rewriter.getIndexAttr(1)});
+    };
+    // Threads may still read the buffers of an earlier trip through a loop.
+    gpu::BarrierOp::create(rewriter, loc);
     SmallVector<Value> inputs, outputs;
     for (auto [i, registers, input] :
          llvm::enumerate(adaptor.getInputs(), op.getInputs())) {
-      auto type = cast<RankedTensorType>(input.getType());
-      // Threads may still read the buffers of an earlier trip through a
-      // loop: one barrier before the first stores.
-      inputs.push_back(storeToSharedBuffer(rewriter, loc, registers, type,
-                                           numWarps,
-                                           /*leadingBarrier=*/i == 0));
-      outputs.push_back(memref::AllocOp::create(
-          rewriter, loc, cast<MemRefType>(inputs.back().getType())));
+      inputs.push_back(matrix(inputBuffer, i));
+      outputs.push_back(matrix(outputBuffer, i));
+      storeToShared(rewriter, loc, registers,
+                    cast<RankedTensorType>(input.getType()), numWarps,
+                    inputs.back());
     }
     gpu::BarrierOp::create(rewriter, loc);
     ThreadPosition thread = getThreadPosition(rewriter, loc);

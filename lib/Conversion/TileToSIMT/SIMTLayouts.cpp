@@ -205,21 +205,13 @@ static SmallVector<Value> offsetIndices(OpBuilder &b, Location loc,
   return indices;
 }
 
-Value simt::storeToSharedBuffer(OpBuilder &b, Location loc, Value registers,
-                               RankedTensorType type, int64_t numWarps,
-                               bool leadingBarrier) {
+void simt::storeToShared(OpBuilder &b, Location loc, Value registers,
+                         RankedTensorType type, int64_t numWarps,
+                         Value buffer) {
   DistLayoutAttr src = getLayout(type);
   Type element = type.getElementType();
-  // i1 tiles travel as bytes: shared memory holds whole bytes.
-  Type stored = element.isInteger(1) ? b.getI8Type() : element;
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
-  auto bufferType = MemRefType::get(type.getShape(), stored,
-                                    MemRefLayoutAttrInterface(), space);
-  Value buffer = memref::AllocOp::create(b, loc, bufferType);
+  Type stored = cast<MemRefType>(buffer.getType()).getElementType();
   ThreadPosition thread = getThreadPosition(b, loc);
-  if (leadingBarrier)
-    gpu::BarrierOp::create(b, loc);
   Value owner = isCopyOwner(b, loc, src, thread, numWarps);
   auto ifOwner = scf::IfOp::create(b, loc, owner, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -233,6 +225,22 @@ Value simt::storeToSharedBuffer(OpBuilder &b, Location loc, Value registers,
                             offsetIndices(b, loc, base,
                                           src.getRegisterOffsets(r)));
   }
+}
+
+Value simt::storeToSharedBuffer(OpBuilder &b, Location loc, Value registers,
+                               RankedTensorType type, int64_t numWarps,
+                               bool leadingBarrier) {
+  Type element = type.getElementType();
+  // i1 tiles travel as bytes: shared memory holds whole bytes.
+  Type stored = element.isInteger(1) ? b.getI8Type() : element;
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto bufferType = MemRefType::get(type.getShape(), stored,
+                                    MemRefLayoutAttrInterface(), space);
+  Value buffer = memref::AllocOp::create(b, loc, bufferType);
+  if (leadingBarrier)
+    gpu::BarrierOp::create(b, loc);
+  storeToShared(b, loc, registers, type, numWarps, buffer);
   return buffer;
 }
 

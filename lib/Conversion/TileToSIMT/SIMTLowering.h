@@ -83,6 +83,12 @@ Value extractRegister(OpBuilder &b, Location loc, Value registers,
 Value buildRegisters(OpBuilder &b, Location loc, VectorType type,
                      ArrayRef<Value> values);
 
+/// Stores the tile held in `registers` (laid out as in `type`) into
+/// `buffer` (a shared memref of the tile's shape, or a view of one): the
+/// one owner of each element (isCopyOwner) stores it. Adds no barrier.
+void storeToShared(OpBuilder &b, Location loc, Value registers,
+                   RankedTensorType type, int64_t numWarps, Value buffer);
+
 /// Stores the tile held in `registers` (laid out as in `type`) into a new
 /// shared buffer of the tile's shape: the one owner of each element
 /// (isCopyOwner) stores it. With `leadingBarrier`, a barrier before the
