@@ -227,12 +227,17 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
     transpose the permuted result's, a yield its loop's). A tile that
     nothing places (a load only a store reads) takes a coalesced layout,
     16 bytes per lane along its last dimension, and spreading resumes.
+    f32 dots at `tf32` or `tf32x3` precision take the operand layouts of
+    mma.sync.m16n8k8.tf32. `tile.unit_lower_inverse` asks nothing of its
+    inputs' layouts; its inits take their results' (a splat or
+    `tensor.empty` init is made again in that layout, as any splat is
+    where a use needs another layout than it has).
 
-    Kernels with `tile.scan`, `tile.unit_lower_inverse`, dots of f32
-    operands or of shapes mma.sync.m16n8k16 cannot take, tiles of rank
-    above 2 or of sizes that are not powers of 2, index tiles, non-splat
-    constant tiles or other ops on tiles keep no layouts (the
-    shared-memory mapping runs them); `remarks` says which and why.
+    Kernels with `tile.scan`, dots of f32 operands at `ieee` precision or
+    of shapes mma.sync cannot take, tiles of rank above 2 or of sizes that
+    are not powers of 2, index tiles, non-splat constant tiles or other
+    ops on tiles keep no layouts (the shared-memory mapping runs them);
+    `remarks` says which and why.
 
     ```mlir
     %s = tile.dot %x, %yt, %z : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
@@ -284,6 +289,16 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
       or more whose result only dots read and several warps would hold
       whole (a computed A operand) is stored once into such a buffer
       between two barriers, and the dots read it the same way;
+    - `tile.dot` of f32 operands at `tf32` precision becomes
+      `mma.sync.m16n8k8.tf32`, each operand register rounded once to tf32
+      (to nearest, ties away from zero); at `tf32x3` each register is split
+      into a rounded high part and the rounded remainder and three
+      products are summed, small terms first (`getMmaOperandA32` /
+      `getMmaOperandB32`);
+    - `tile.unit_lower_inverse` goes through shared memory: its inputs are
+      stored into one buffer, the threads solve the columns of all the
+      matrices at once by forward substitution into one buffer of all the
+      inverses, and each thread loads its elements (three barriers);
     - `tile.convert_layout`, `tile.trans` and `tile.broadcast` rename
       registers when every thread already holds what its result needs; a
       16-bit `convert_layout` that, within each warp, transposes 8x8
@@ -296,8 +311,8 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
 
     `scf.for` / `scf.if` carrying tiles carry the vectors. Kernels without
     layouts are left as they are, for `convert-tile-to-linalg` and the
-    shared-memory mapping of `convert-tile-to-gpu`. `tile.scan` and
-    `tile.unit_lower_inverse` have no per-thread lowering yet (an error).
+    shared-memory mapping of `convert-tile-to-gpu`. `tile.scan` has no
+    per-thread lowering yet (an error).
 
     ```mlir
     #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1],

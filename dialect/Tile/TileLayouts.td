@@ -58,6 +58,21 @@ def Tile_DistLayoutAttr : AttrDef<Tile_Dialect, "DistLayout",
                     lane_strides = [1, 4], warp_strides = [1, 1]>
     ```
 
+    The tf32 m16n8k8 mma.sync takes one f32 element per register, A at
+    (g, t), (g+8, t), (g, t+4), (g+8, t+4) of each 16x8 block and B at
+    (t, g), (t+4, g) of each 8x8 block (its accumulator is `#acc`'s):
+
+    ```mlir
+    // f32 A operand, 64x16, 4 warps along M.
+    #a32 = #tile.dist<warps = [4, 1], batch = [1, 2], outer = [2, 2],
+                      lanes = [8, 4], elems = [1, 1],
+                      lane_strides = [4, 1], warp_strides = [1, 1]>
+    // f32 B operand, 16x64 (K x N), replicated over the 4 warps.
+    #b32 = #tile.dist<warps = [1, 1], batch = [2, 8], outer = [2, 1],
+                      lanes = [4, 8], elems = [1, 1],
+                      lane_strides = [1, 4], warp_strides = [1, 1]>
+    ```
+
     A slice of `#acc` (the row sums of a 64x64 tile) keeps the row factors
     and lane strides of dimension 0; the lanes that held other columns hold
     copies:
