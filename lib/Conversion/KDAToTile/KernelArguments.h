@@ -5,7 +5,8 @@
 // describes its tensors in the bundle manifest, takes their buffers (an
 // operand's buffer, a result's allocation), creates its kernel, binds the
 // kernel's arguments and maps its results to their buffers. The dimension
-// symbols the manifest gives a tensor are declared once per tensor name.
+// symbols the manifest gives a tensor are those the op verifiers check,
+// declared once per tensor name in the KDA dialect (getStageTensorDims).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,23 +15,9 @@
 
 #include "StageLowering.h"
 
+#include "kda/Dialect/KDA/KDAVerifyUtils.h"
+
 namespace mlir::kda {
-
-/// Dimension symbols of q and k: [B, T, H, K].
-inline constexpr StringRef kQKDims[] = {"B", "T", "H", "K"};
-/// Dimension symbols of a tensor with one value per token and value head
-/// (beta): [B, T, HV].
-inline constexpr StringRef kHeadDims[] = {"B", "T", "HV"};
-
-/// The dimension symbols the manifest gives every tensor named `name` that
-/// the stages exchange (q, G, Aqk, cu_seqlens, ...).
-ArrayRef<StringRef> manifestDims(StringRef name);
-/// The dimension symbols of h, the state entering each chunk:
-/// [B, NT, HV, K, V], or [B, NT, HV, V, K] with state_layout vk.
-ArrayRef<StringRef> chunkStateDims(StateLayout layout);
-/// The dimension symbols of the initial and final states: [N, HV, K, V],
-/// or [N, HV, V, K] with state_layout vk.
-ArrayRef<StringRef> stateDims(StateLayout layout);
 
 /// One entry of a stage's kernel argument table.
 struct KernelArgument {
@@ -39,7 +26,8 @@ struct KernelArgument {
   Value tensor;
   /// Its name in the manifest.
   StringRef name;
-  /// Its dimension symbols; empty for those of `name` (manifestDims).
+  /// Its dimension symbols; empty for those of `name`
+  /// (getStageTensorDims, the declaration the op verifiers check).
   ArrayRef<StringRef> dims = {};
 };
 

@@ -218,14 +218,15 @@ LogicalResult kda::lowerStage(OutputOp op, StageContext &ctx) {
 
   // Kernel arguments: q, G, Aqk, h, v_new, o, [cu_seqlens]; NT (h's second
   // dimension) has its own symbol in the manifest.
-  KernelArguments args(ctx, op,
-                       {{op.getQ(), "q"},
-                        {op.getG(), "G"},
-                        {op.getAqk(), "Aqk"},
-                        {op.getH(), "h", chunkStateDims(op.getStateLayout())},
-                        {op.getVNew(), "v_new"},
-                        {op.getO(), "o"},
-                        {op.getCuSeqlens(), "cu_seqlens"}});
+  KernelArguments args(
+      ctx, op,
+      {{op.getQ(), "q"},
+       {op.getG(), "G"},
+       {op.getAqk(), "Aqk"},
+       {op.getH(), "h", getChunkStateDims(op.getStateLayout())},
+       {op.getVNew(), "v_new"},
+       {op.getO(), "o"},
+       {op.getCuSeqlens(), "cu_seqlens"}});
   addChunkStageKey(ctx, *key);
   addFloatKey(ctx, "scale", op.getScale().convertToFloat());
   ctx.addKey("state_layout", stringifyStateLayout(op.getStateLayout()));

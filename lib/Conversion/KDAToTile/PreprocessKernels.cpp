@@ -112,9 +112,9 @@ LogicalResult kda::lowerStage(L2NormOp op, StageContext &ctx) {
 
   StringRef name = inputName(op, "x");
   std::string normName = (name + "_norm").str();
-  KernelArguments args(
-      ctx, op,
-      {{op.getX(), name, kQKDims}, {op.getResult(), normName, kQKDims}});
+  KernelArguments args(ctx, op,
+                       {{op.getX(), name, getStageTensorDims("q")},
+                        {op.getResult(), normName, getStageTensorDims("q")}});
   ctx.addKey("K", std::to_string(k));
 
   RowBlockKernel kernel = createRowBlockKernel(args, loc, kL2NormRows);
@@ -159,9 +159,10 @@ LogicalResult kda::lowerStage(BetaActivationOp op, StageContext &ctx) {
   auto rawType = cast<RankedTensorType>(op.getBetaRaw().getType());
   const float s = op.getAllowNegEigval() ? 2.0f : 1.0f;
 
-  KernelArguments args(ctx, op,
-                       {{op.getBetaRaw(), inputName(op, "beta_raw"), kHeadDims},
-                        {op.getResult(), "beta"}});
+  KernelArguments args(
+      ctx, op,
+      {{op.getBetaRaw(), inputName(op, "beta_raw"), getStageTensorDims("beta")},
+       {op.getResult(), "beta"}});
   addDimKey(ctx, "HV", rawType.getDimSize(2));
   ctx.addKey("allow_neg_eigval", op.getAllowNegEigval() ? "1" : "0");
 

@@ -293,12 +293,12 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
                         {stage.G, "G"},
                         {stage.q, "q"},
                         {stage.aqk, "Aqk"},
-                        {stage.h0, "initial_state", stateDims(stage.layout)},
+                        {stage.h0, "initial_state", getStateDims(stage.layout)},
                         {stage.cu, "cu_seqlens"},
-                        {stage.h, "h", chunkStateDims(stage.layout)},
+                        {stage.h, "h", getChunkStateDims(stage.layout)},
                         {stage.vNew, "v_new"},
                         {stage.o, "o"},
-                        {stage.ht, "final_state", stateDims(stage.layout)}});
+                        {stage.ht, "final_state", getStateDims(stage.layout)}});
   std::optional<int64_t> h;
   if (fused)
     h = cast<RankedTensorType>(stage.q.getType()).getDimSize(2);

@@ -15,14 +15,6 @@ using namespace mlir::kda;
 #define GET_OP_CLASSES
 #include "KDA/KDAOps.cpp.inc"
 
-/// Layouts shared by the verifiers.
-static constexpr StringRef kQKLayout[] = {"B", "T", "H", "K"};
-static constexpr StringRef kGateLayout[] = {"B", "T", "HV", "K"};
-static constexpr StringRef kValueLayout[] = {"B", "T", "HV", "V"};
-static constexpr StringRef kBetaLayout[] = {"B", "T", "HV"};
-static constexpr StringRef kChunkLayout[] = {"B", "T", "HV", "BT"};
-static constexpr StringRef kSubChunkLayout[] = {"B", "T", "HV", "BC"};
-
 /// The element type of `value`.
 static Type elementTypeOf(Value value) {
   return getElementTypeOrSelf(value.getType());
@@ -38,9 +30,10 @@ static std::string stateLayoutNote(StateLayout layout) {
 namespace {
 
 /// How a stage op's verifier checks one of its operands or results: its
-/// shape against `layout` (with `note` appended to mismatch messages) and,
-/// when `typeOf` is set, that its element type is that of operand
-/// `typeOfName`. A null `value` (an absent optional operand) is skipped.
+/// shape against `layout` (with `note` appended to mismatch messages; empty:
+/// the dimension symbols of `name`, getStageTensorDims) and, when `typeOf`
+/// is set, that its element type is that of operand `typeOfName`. A null
+/// `value` (an absent optional operand) is skipped.
 struct OperandRule {
   Value value;
   StringRef name;
@@ -58,7 +51,10 @@ static LogicalResult checkOperands(Operation *op, ShapeChecker &shapes,
   for (const OperandRule &rule : rules) {
     if (!rule.value)
       continue;
-    if (failed(shapes.check(rule.value, rule.name, rule.layout, rule.note)))
+    ArrayRef<StringRef> layout =
+        rule.layout.empty() ? getStageTensorDims(rule.name) : rule.layout;
+    assert(!layout.empty() && "an operand rule without dimension symbols");
+    if (failed(shapes.check(rule.value, rule.name, layout, rule.note)))
       return failure();
     if (rule.typeOf &&
         failed(verifyElementType(op, rule.value, rule.name,
@@ -117,10 +113,7 @@ static LogicalResult verifyStage(Operation *op, FailureOr<ShapeChecker> shapes,
 /// k (in q's element type), the gate cumsum G and beta.
 static SmallVector<OperandRule> intraChunkInputs(Value q, Value k, Value G,
                                                  Value beta) {
-  return {{q, "q", kQKLayout},
-          {k, "k", kQKLayout, q, "q"},
-          {G, "G", kGateLayout},
-          {beta, "beta", kBetaLayout}};
+  return {{q, "q"}, {k, "k", {}, q, "q"}, {G, "G"}, {beta, "beta"}};
 }
 
 //===----------------------------------------------------------------------===//
@@ -142,8 +135,9 @@ LogicalResult L2NormOp::verify() {
   Operation *op = getOperation();
   Value x = getX();
   return failure(
-      failed(checkMapping(op, {x, "x", kQKLayout},
-                          {getResult(), "result", kQKLayout, x, "x"})) ||
+      failed(checkMapping(
+          op, {x, "x", getStageTensorDims("q")},
+          {getResult(), "result", getStageTensorDims("q"), x, "x"})) ||
       failed(verifyPositiveFinite(op, "eps", getEpsAttr().getValue())));
 }
 
@@ -152,8 +146,9 @@ LogicalResult L2NormOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BetaActivationOp::verify() {
-  return checkMapping(getOperation(), {getBetaRaw(), "beta_raw", kBetaLayout},
-                      {getResult(), "result", kBetaLayout});
+  return checkMapping(getOperation(),
+                      {getBetaRaw(), "beta_raw", getStageTensorDims("beta")},
+                      {getResult(), "result", getStageTensorDims("beta")});
 }
 
 //===----------------------------------------------------------------------===//
@@ -163,7 +158,7 @@ LogicalResult BetaActivationOp::verify() {
 LogicalResult GateCumsumOp::verify() {
   Operation *op = getOperation();
   ShapeChecker shapes(op);
-  if (failed(shapes.check(getG(), "g", kGateLayout)) ||
+  if (failed(shapes.check(getG(), "g", getStageTensorDims("g"))) ||
       failed(shapes.checkHeadsAndFeatures()))
     return failure();
   auto gType = cast<RankedTensorType>(getG().getType());
@@ -187,14 +182,12 @@ LogicalResult GateCumsumOp::verify() {
 
 LogicalResult IntraDiagOp::verify() {
   Value q = getQ();
-  return verifyStage(getOperation(),
-                     startChunkedChecks(getOperation(), getChunkSize(),
-                                        getSubChunkSize(),
-                                        getScaleAttr().getValue()),
-                     intraChunkInputs(q, getK(), getG(), getBeta()),
-                     getCuSeqlens(),
-                     {{getAqk(), "Aqk", kChunkLayout, q, "q"},
-                      {getAkkd(), "Akkd", kSubChunkLayout}});
+  return verifyStage(
+      getOperation(),
+      startChunkedChecks(getOperation(), getChunkSize(), getSubChunkSize(),
+                         getScaleAttr().getValue()),
+      intraChunkInputs(q, getK(), getG(), getBeta()), getCuSeqlens(),
+      {{getAqk(), "Aqk", {}, q, "q"}, {getAkkd(), "Akkd"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -205,15 +198,14 @@ LogicalResult InterSolveOp::verify() {
   Value q = getQ();
   SmallVector<OperandRule> inputs =
       intraChunkInputs(q, getK(), getG(), getBeta());
-  inputs.push_back({getAqk(), "Aqk", kChunkLayout, q, "q"});
-  inputs.push_back({getAkkd(), "Akkd", kSubChunkLayout});
-  return verifyStage(getOperation(),
-                     startChunkedChecks(getOperation(), getChunkSize(),
-                                        getSubChunkSize(),
-                                        getScaleAttr().getValue()),
-                     inputs, getCuSeqlens(),
-                     {{getAqkOut(), "Aqk_out", kChunkLayout, q, "q"},
-                      {getM(), "M", kChunkLayout, q, "q"}});
+  inputs.push_back({getAqk(), "Aqk", {}, q, "q"});
+  inputs.push_back({getAkkd(), "Akkd"});
+  return verifyStage(
+      getOperation(),
+      startChunkedChecks(getOperation(), getChunkSize(), getSubChunkSize(),
+                         getScaleAttr().getValue()),
+      inputs, getCuSeqlens(),
+      {{getAqkOut(), "Aqk_out", {}, q, "q"}, {getM(), "M", {}, q, "q"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -224,15 +216,15 @@ LogicalResult WYRecomputeOp::verify() {
   Value k = getK(), v = getV();
   return verifyStage(getOperation(),
                      startChunkedChecks(getOperation(), getChunkSize()),
-                     {{k, "k", kQKLayout},
-                      {v, "v", kValueLayout},
-                      {getG(), "G", kGateLayout},
-                      {getBeta(), "beta", kBetaLayout},
-                      {getM(), "M", kChunkLayout, k, "k"}},
+                     {{k, "k"},
+                      {v, "v"},
+                      {getG(), "G"},
+                      {getBeta(), "beta"},
+                      {getM(), "M", {}, k, "k"}},
                      getCuSeqlens(),
-                     {{getW(), "w", kGateLayout, k, "k"},
-                      {getU(), "u", kValueLayout, v, "v"},
-                      {getKg(), "kg", kGateLayout, k, "k"}});
+                     {{getW(), "w", {}, k, "k"},
+                      {getU(), "u", {}, v, "v"},
+                      {getKg(), "kg", {}, k, "k"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -242,10 +234,7 @@ LogicalResult WYRecomputeOp::verify() {
 /// The inputs of both scan ops: kg, w (in kg's element type), u and G.
 static SmallVector<OperandRule> scanInputs(Value kg, Value w, Value u,
                                            Value G) {
-  return {{kg, "kg", kGateLayout},
-          {w, "w", kGateLayout, kg, "kg"},
-          {u, "u", kValueLayout},
-          {G, "G", kGateLayout}};
+  return {{kg, "kg"}, {w, "w", {}, kg, "kg"}, {u, "u"}, {G, "G"}};
 }
 
 /// A scan op's whole check: its attributes (`shapes`), `inputs`, the head
@@ -261,7 +250,7 @@ static LogicalResult verifyScan(Operation *op, FailureOr<ShapeChecker> shapes,
   std::string note = stateLayoutNote(layout);
   shapes->bindNumSequences(cuSeqlens);
   shapes->bindNumChunks(cuSeqlens);
-  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
+  ArrayRef<StringRef> stateDims = getStateDims(layout);
   return failure(
       failed(checkOperands(op, *shapes,
                            {{h0, "initial_state", stateDims, {}, {}, note}})) ||
@@ -272,13 +261,13 @@ static LogicalResult verifyScan(Operation *op, FailureOr<ShapeChecker> shapes,
 
 LogicalResult StateScanOp::verify() {
   StateLayout layout = getStateLayout();
-  return verifyScan(
-      getOperation(), startChunkedChecks(getOperation(), getChunkSize()),
-      scanInputs(getKg(), getW(), getU(), getG()), getCuSeqlens(), layout,
-      getInitialState(), getFinalState(),
-      {{getH(), "h", stateLayout(layout, {"B", "NT"}), getKg(), "kg",
-        stateLayoutNote(layout)},
-       {getVNew(), "v_new", kValueLayout, getU(), "u"}});
+  return verifyScan(getOperation(),
+                    startChunkedChecks(getOperation(), getChunkSize()),
+                    scanInputs(getKg(), getW(), getU(), getG()), getCuSeqlens(),
+                    layout, getInitialState(), getFinalState(),
+                    {{getH(), "h", getChunkStateDims(layout), getKg(), "kg",
+                      stateLayoutNote(layout)},
+                     {getVNew(), "v_new", {}, getU(), "u"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -292,14 +281,14 @@ LogicalResult OutputOp::verify() {
                      startChunkedChecks(getOperation(), getChunkSize(),
                                         std::nullopt,
                                         getScaleAttr().getValue()),
-                     {{q, "q", kQKLayout},
-                      {getG(), "G", kGateLayout},
-                      {getAqk(), "Aqk", kChunkLayout, q, "q"},
-                      {getVNew(), "v_new", kValueLayout}},
+                     {{q, "q"},
+                      {getG(), "G"},
+                      {getAqk(), "Aqk", {}, q, "q"},
+                      {getVNew(), "v_new"}},
                      getCuSeqlens(),
-                     {{getH(), "h", stateLayout(layout, {"B", "NT"}), q, "q",
+                     {{getH(), "h", getChunkStateDims(layout), q, "q",
                        stateLayoutNote(layout)},
-                      {getO(), "o", kValueLayout, getVNew(), "v_new"}});
+                      {getO(), "o", {}, getVNew(), "v_new"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -309,14 +298,13 @@ LogicalResult OutputOp::verify() {
 LogicalResult StateScanOutputOp::verify() {
   Value kg = getKg();
   SmallVector<OperandRule> inputs = scanInputs(kg, getW(), getU(), getG());
-  inputs.push_back({getQ(), "q", kQKLayout, kg, "kg"});
-  inputs.push_back({getAqk(), "Aqk", kChunkLayout, kg, "kg"});
+  inputs.push_back({getQ(), "q", {}, kg, "kg"});
+  inputs.push_back({getAqk(), "Aqk", {}, kg, "kg"});
   return verifyScan(getOperation(),
                     startChunkedChecks(getOperation(), getChunkSize(),
                                        std::nullopt, getScaleAttr().getValue()),
-                    inputs, getCuSeqlens(), getStateLayout(),
-                    getInitialState(), getFinalState(),
-                    {{getO(), "o", kValueLayout, getU(), "u"}});
+                    inputs, getCuSeqlens(), getStateLayout(), getInitialState(),
+                    getFinalState(), {{getO(), "o", {}, getU(), "u"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -342,11 +330,11 @@ LogicalResult ChunkFwdOp::verify() {
   ShapeChecker shapes(op);
   Value q = getQ();
   if (failed(checkStageInputs(op, shapes,
-                              {{q, "q", kQKLayout},
-                               {getK(), "k", kQKLayout, q, "q"},
-                               {getG(), "g", kGateLayout},
-                               {getBeta(), "beta", kBetaLayout},
-                               {getV(), "v", kValueLayout}},
+                              {{q, "q"},
+                               {getK(), "k", {}, q, "q"},
+                               {getG(), "g"},
+                               {getBeta(), "beta"},
+                               {getV(), "v"}},
                               getCuSeqlens())))
     return failure();
 
@@ -373,10 +361,10 @@ LogicalResult ChunkFwdOp::verify() {
   StateLayout layout = getStateLayout();
   std::string note = stateLayoutNote(layout);
   shapes.bindNumSequences(getCuSeqlens());
-  SmallVector<StringRef> stateDims = stateLayout(layout, {"N"});
+  ArrayRef<StringRef> stateDims = getStateDims(layout);
   return checkOperands(
       op, shapes,
       {{getInitialState(), "initial_state", stateDims, {}, {}, note},
-       {getO(), "o", kValueLayout, q, "q"},
+       {getO(), "o", {}, q, "q"},
        {getFinalState(), "final_state", stateDims, {}, {}, note}});
 }

@@ -77,10 +77,23 @@ LogicalResult verifyGateConfig(Operation *op, GateMode mode,
                                Value aLog, Value dtBias, int64_t hv,
                                int64_t k);
 
-/// Symbolic layout of a recurrent state: `[lead, HV, K, V]` for the kv
-/// layout and `[lead, HV, V, K]` for vk. `lead` is e.g. "N" or "B", "NT".
-SmallVector<StringRef> stateLayout(StateLayout layout,
-                                   ArrayRef<StringRef> lead);
+/// The dimension symbols of the tensor named `name` that the stage ops
+/// exchange (q, k: [B, T, H, K]; g, G, w, kg: [B, T, HV, K]; v, u, v_new,
+/// o: [B, T, HV, V]; beta: [B, T, HV]; Aqk, Aqk_out, M: [B, T, HV, BT];
+/// Akkd: [B, T, HV, BC]; a_log: [HV]; dt_bias: [HV, K]; cu_seqlens: [N1]),
+/// or an empty list for another name. This is the one declaration of those
+/// shapes: the op verifiers check operands against it, and the lowering to
+/// tile kernels writes it into each bundle's manifest, which kda-run and
+/// the runtime read.
+ArrayRef<StringRef> getStageTensorDims(StringRef name);
+
+/// The dimension symbols of h, the state entering each chunk:
+/// [B, NT, HV, K, V], or [B, NT, HV, V, K] with state_layout vk.
+ArrayRef<StringRef> getChunkStateDims(StateLayout layout);
+
+/// The dimension symbols of the initial and final states: [N, HV, K, V],
+/// or [N, HV, V, K] with state_layout vk.
+ArrayRef<StringRef> getStateDims(StateLayout layout);
 
 /// Matches the shapes of an op's operands and results against symbolic
 /// layouts such as `[B, T, HV, K]`. The first value with a static size for a
