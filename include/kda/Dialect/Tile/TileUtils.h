@@ -32,12 +32,9 @@ void emitUnitLowerInverses(OpBuilder &b, Location loc, ValueRange inputs,
                            ValueRange outputs, Value threadId,
                            int64_t numThreads);
 
-/// Replaces `op` (on buffers) by forward substitution, one column of one
-/// matrix at a time with the column in registers (SSA values: the rows are
-/// unrolled): thread `threadId` of `numThreads` takes column c of matrix b
-/// when (b * n + c) mod numThreads == threadId, so the columns of all the
-/// matrices are spread over the threads. With one thread (threadId 0) it
-/// is the sequential form. Adds no barrier.
+/// Replaces `op` (on buffers) by emitUnitLowerInverses of its inputs into
+/// its inits. With one thread (threadId 0) it is the sequential form. Adds
+/// no barrier.
 void lowerUnitLowerInverse(RewriterBase &rewriter, UnitLowerInverseOp op,
                            Value threadId, int64_t numThreads);
 
