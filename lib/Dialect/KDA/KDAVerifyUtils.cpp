@@ -7,7 +7,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -177,41 +176,6 @@ LogicalResult kda::verifyGateConfig(Operation *op, GateMode mode,
     }
   }
   return success();
-}
-
-ArrayRef<StringRef> kda::getStageTensorDims(StringRef name) {
-  static constexpr StringRef qk[] = {"B", "T", "H", "K"};
-  static constexpr StringRef headK[] = {"B", "T", "HV", "K"};
-  static constexpr StringRef headV[] = {"B", "T", "HV", "V"};
-  static constexpr StringRef head[] = {"B", "T", "HV"};
-  static constexpr StringRef headChunk[] = {"B", "T", "HV", "BT"};
-  static constexpr StringRef headSubChunk[] = {"B", "T", "HV", "BC"};
-  static constexpr StringRef heads[] = {"HV"};
-  static constexpr StringRef headBias[] = {"HV", "K"};
-  static constexpr StringRef sequenceStarts[] = {"N1"};
-  return llvm::StringSwitch<ArrayRef<StringRef>>(name)
-      .Cases({"q", "k"}, qk)
-      .Cases({"g", "G", "w", "kg"}, headK)
-      .Cases({"v", "u", "v_new", "o"}, headV)
-      .Case("beta", head)
-      .Cases({"Aqk", "Aqk_out", "M"}, headChunk)
-      .Case("Akkd", headSubChunk)
-      .Case("a_log", heads)
-      .Case("dt_bias", headBias)
-      .Case("cu_seqlens", sequenceStarts)
-      .Default({});
-}
-
-ArrayRef<StringRef> kda::getChunkStateDims(StateLayout layout) {
-  static constexpr StringRef kv[] = {"B", "NT", "HV", "K", "V"};
-  static constexpr StringRef vk[] = {"B", "NT", "HV", "V", "K"};
-  return layout == StateLayout::vk ? ArrayRef(vk) : ArrayRef(kv);
-}
-
-ArrayRef<StringRef> kda::getStateDims(StateLayout layout) {
-  static constexpr StringRef kv[] = {"N", "HV", "K", "V"};
-  static constexpr StringRef vk[] = {"N", "HV", "V", "K"};
-  return layout == StateLayout::vk ? ArrayRef(vk) : ArrayRef(kv);
 }
 
 //===----------------------------------------------------------------------===//

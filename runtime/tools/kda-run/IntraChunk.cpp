@@ -66,15 +66,11 @@ bool IntraChunkRunner::bindInputs(const rt::Manifest &m, const char *program,
   return true;
 }
 
-bool IntraChunkRunner::sizeStage(
-    const rt::Manifest &m, const char *program,
-    const std::vector<std::vector<int64_t>> &stageShapes, std::string &error) {
-  std::vector<std::vector<int64_t>> expected = {
-      {B, T, H, K}, {B, T, H, K}, {B, T, HV, K}, {B, T, HV}};
-  expected.insert(expected.end(), stageShapes.begin(), stageShapes.end());
+bool IntraChunkRunner::sizeStage(const rt::Manifest &m, const char *program,
+                                 std::string &error) {
   if (!checkCuSeqlens(opt, m, B, T, error) ||
       !sizeAll(m, {"B", "T", "H", "HV", "K", "BT", "BC"}, error) ||
-      !checkShapes(m, program, expected, error))
+      !checkShapes(m, program, /*vFirst=*/false, error))
     return false;
   pickPairs(HV);
   return true;

@@ -38,10 +38,9 @@ protected:
                   const std::vector<StageArg> &stageRules, int chunkArg,
                   std::string &error);
   /// The varlen rules, the shape of every argument (symbols B, T, H, HV, K,
-  /// BT and BC), which must be that of q, k, G and beta, then `stageShapes`
-  /// for the stage's arguments, and the pairs to compare.
+  /// BT and BC), which must be the one its name has in the table of stage
+  /// tensors (checkShapes), and the pairs to compare.
   bool sizeStage(const rt::Manifest &m, const char *program,
-                 const std::vector<std::vector<int64_t>> &stageShapes,
                  std::string &error);
   /// The header text, with `keys` (" precision=tf32") after safe_gate.
   std::string describeStage(const rt::Manifest &m,

@@ -53,8 +53,7 @@ bool IntraDiagRunner::setUp(const rt::Manifest &m, std::string &error) {
   if (!bindInputs(m, "intra_diag",
                   {{"Aqk", true, 4, "q"}, {"Akkd", true, 4, "f32"}}, AqkOut,
                   error) ||
-      !sizeStage(m, "intra_diag", {{B, T, HV, BT}, {B, T, HV, ref::kSubChunk}},
-                 error))
+      !sizeStage(m, "intra_diag", error))
     return false;
   // Column 0 of an Akkd row is on or below its diagonal, so compared in
   // both modes; so is column 0 of the first Aqk row of a sequence.

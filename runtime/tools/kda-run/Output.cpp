@@ -73,15 +73,7 @@ bool OutputRunner::setUp(const rt::Manifest &m, std::string &error) {
     return false;
   }
   const bool vFirst = *layoutKey == "vk";
-  if (!checkShapes(m, "output",
-                   {{B, T, H, K},
-                    {B, T, HV, K},
-                    {B, T, HV, BT},
-                    vFirst ? std::vector<int64_t>{B, NT, HV, V, K}
-                           : std::vector<int64_t>{B, NT, HV, K, V},
-                    {B, T, HV, V},
-                    {B, T, HV, V}},
-                   error))
+  if (!checkShapes(m, "output", vFirst, error))
     return false;
   setProblem(std::strtod(scaleKey->c_str(), nullptr),
              vFirst ? ref::StateLayout::VK : ref::StateLayout::KV);

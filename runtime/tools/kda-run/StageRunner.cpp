@@ -5,8 +5,12 @@
 #include "Parallel.h"
 #include "Setup.h"
 
+#include "kda/Reference/StageTensors.h"
+
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <string_view>
 
 namespace kda::run {
 
@@ -93,15 +97,34 @@ bool StageRunner::sizeAll(const rt::Manifest &m,
 }
 
 bool StageRunner::checkShapes(const rt::Manifest &m, const char *program,
-                              const std::vector<std::vector<int64_t>> &expected,
-                              std::string &error) const {
-  for (size_t a = 0; a < expected.size(); ++a)
-    if (arg[a] >= 0 && argShapes[arg[a]] != expected[a]) {
-      const rt::ArgSpec &spec = m.args[arg[a]];
+                              bool vFirst, std::string &error) const {
+  const std::map<std::string_view, int64_t> sizes = {
+      {"B", B},   {"T", T},   {"H", H},   {"HV", HV},
+      {"K", K},   {"V", V},   {"BT", BT}, {"BC", ref::kSubChunk},
+      {"N", N},   {"NT", NT}, {"N1", N + 1}};
+  for (int index : arg) {
+    if (index < 0)
+      continue;
+    const rt::ArgSpec &spec = m.args[index];
+    std::string_view dims = ref::stageTensorDims(spec.name);
+    if (spec.name == "h")
+      dims = ref::chunkStateDims(vFirst);
+    else if (spec.name == "initial_state" || spec.name == "final_state")
+      dims = ref::stateDims(vFirst);
+    if (dims.empty())
+      continue;
+    std::vector<int64_t> expected;
+    for (size_t begin = 0; begin <= dims.size();) {
+      size_t end = std::min(dims.find(',', begin), dims.size());
+      expected.push_back(sizes.at(dims.substr(begin, end - begin)));
+      begin = end + 1;
+    }
+    if (argShapes[index] != expected) {
       error = "the bundle's '" + spec.name + "' (" + spec.dimsText +
               ") does not have the shape kda." + program + " gives it";
       return false;
     }
+  }
   return true;
 }
 

@@ -107,11 +107,13 @@ protected:
   /// sub-chunk), and checks the size limits (checkSizes).
   bool sizeAll(const rt::Manifest &m,
                std::initializer_list<const char *> symbols, std::string &error);
-  /// Checks that every present argument `a` of the stage has the shape
-  /// `expected[a]` ("the bundle's 'h' (B,NT,4,64) does not have the shape
-  /// kda.state_scan gives it").
-  bool checkShapes(const rt::Manifest &m, const char *program,
-                   const std::vector<std::vector<int64_t>> &expected,
+  /// Checks that every present argument of the stage has the shape its
+  /// name has in the table of stage tensors (kda/Reference/StageTensors.h,
+  /// the declaration the compiler's verifiers and manifests use; the states
+  /// in the vk layout when `vFirst`), evaluated with this runner's sizes
+  /// ("the bundle's 'h' (B,NT,4,64) does not have the shape kda.state_scan
+  /// gives it"). Arguments whose names are not in the table are not checked.
+  bool checkShapes(const rt::Manifest &m, const char *program, bool vFirst,
                    std::string &error) const;
   /// The sequences of the problem and the (sequence, head) pairs of `heads`
   /// heads to compare (all, or --check-heads of them).

@@ -81,10 +81,11 @@ LogicalResult verifyGateConfig(Operation *op, GateMode mode,
 /// exchange (q, k: [B, T, H, K]; g, G, w, kg: [B, T, HV, K]; v, u, v_new,
 /// o: [B, T, HV, V]; beta: [B, T, HV]; Aqk, Aqk_out, M: [B, T, HV, BT];
 /// Akkd: [B, T, HV, BC]; a_log: [HV]; dt_bias: [HV, K]; cu_seqlens: [N1]),
-/// or an empty list for another name. This is the one declaration of those
-/// shapes: the op verifiers check operands against it, and the lowering to
-/// tile kernels writes it into each bundle's manifest, which kda-run and
-/// the runtime read.
+/// or an empty list for another name: the table of kda/Reference/
+/// StageTensors.h, the one declaration of those shapes. The op verifiers
+/// check operands against it, the lowering to tile kernels writes it into
+/// each bundle's manifest, and kda-run checks a bundle's arguments against
+/// the same table.
 ArrayRef<StringRef> getStageTensorDims(StringRef name);
 
 /// The dimension symbols of h, the state entering each chunk:
