@@ -160,16 +160,7 @@ Value roundToTF32(OpBuilder &b, Location loc, Value tile) {
       b, loc, type, ValueRange{tile}, ValueRange{createEmpty(b, loc, type)},
       ArrayRef<AffineMap>{id, id}, parallelIterators(type.getRank()),
       [](OpBuilder &nb, Location nloc, ValueRange args) {
-        Type i32 = nb.getI32Type();
-        Value bits = arith::BitcastOp::create(nb, nloc, i32, args[0]);
-        Value half = arith::ConstantIntOp::create(nb, nloc, i32, 0x1000);
-        Value mask =
-            arith::ConstantIntOp::create(nb, nloc, i32, int64_t(0xFFFFE000u));
-        Value rounded = arith::AndIOp::create(
-            nb, nloc, arith::AddIOp::create(nb, nloc, bits, half), mask);
-        Value result =
-            arith::BitcastOp::create(nb, nloc, nb.getF32Type(), rounded);
-        linalg::YieldOp::create(nb, nloc, result);
+        linalg::YieldOp::create(nb, nloc, emitRoundToTF32(nb, nloc, args[0]));
       });
   return generic.getResult(0);
 }

@@ -23,6 +23,7 @@
 #include "SIMTLowering.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -344,19 +345,6 @@ SmallVector<Value> loadSharedFragmentB(OpBuilder &b, Location loc,
                       /*transpose=*/false);
 }
 
-/// `value` (f32) rounded to tf32: to nearest, ties away from zero (the
-/// low 13 bits of the mantissa cleared after adding half of their range),
-/// as cvt.rna.tf32.f32 and the CPU path's rounding do.
-Value roundToTF32(OpBuilder &b, Location loc, Value value) {
-  Type i32 = b.getI32Type();
-  Value bits = arith::BitcastOp::create(b, loc, i32, value);
-  Value half = arith::ConstantIntOp::create(b, loc, i32, 0x1000);
-  Value mask = arith::ConstantIntOp::create(b, loc, i32, int64_t(0xFFFFE000u));
-  Value rounded = arith::AndIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, bits, half), mask);
-  return arith::BitcastOp::create(b, loc, b.getF32Type(), rounded);
-}
-
 /// The tf32 dot `op` on registers: per accumulator block and K step of 8,
 /// one mma.sync.m16n8k8.tf32 (three at tf32x3). Each operand register is
 /// rounded (and split) once, however many blocks read it.
@@ -375,11 +363,11 @@ Value lowerTF32Dot(OpBuilder &b, Location loc, tile::DotOp op,
     auto [it, inserted] = cache.try_emplace(reg);
     if (inserted) {
       Value x = extractRegister(b, loc, registers, reg);
-      Value high = roundToTF32(b, loc, x);
+      Value high = tile::emitRoundToTF32(b, loc, x);
       it->second.push_back(arith::BitcastOp::create(b, loc, i32, high));
       if (split) {
-        Value low =
-            roundToTF32(b, loc, arith::SubFOp::create(b, loc, x, high));
+        Value low = tile::emitRoundToTF32(
+            b, loc, arith::SubFOp::create(b, loc, x, high));
         it->second.push_back(arith::BitcastOp::create(b, loc, i32, low));
       }
     }

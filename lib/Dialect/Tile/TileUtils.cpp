@@ -49,6 +49,16 @@ TypedAttr kda::tile::getCombineIdentity(Builder &b, CombineKind kind, Type type)
   llvm_unreachable("unknown combine kind");
 }
 
+Value kda::tile::emitRoundToTF32(OpBuilder &b, Location loc, Value value) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, value);
+  Value half = arith::ConstantIntOp::create(b, loc, i32, 0x1000);
+  Value mask = arith::ConstantIntOp::create(b, loc, i32, int64_t(0xFFFFE000u));
+  Value rounded = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, bits, half), mask);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), rounded);
+}
+
 void kda::tile::emitUnitLowerInverses(OpBuilder &b, Location loc,
                                       ValueRange inputs, ValueRange outputs,
                                       Value threadId, int64_t numThreads) {

@@ -17,6 +17,11 @@ namespace mlir::kda::tile {
 Value emitCombine(OpBuilder &b, Location loc, CombineKind kind, Value lhs,
                   Value rhs);
 
+/// The f32 scalar `value` rounded to tf32 (10 mantissa bits): to nearest,
+/// ties away from zero, as cvt.rna.tf32.f32 does (the low 13 bits cleared
+/// after adding half of their range).
+Value emitRoundToTF32(OpBuilder &b, Location loc, Value value);
+
 /// The neutral element of `kind` for scalars of `type`: 0 for add, -inf /
 /// +inf (floats) or the smallest / largest signed value for max / min.
 TypedAttr getCombineIdentity(Builder &b, CombineKind kind, Type type);
