@@ -6,11 +6,14 @@ fla's own earlier stages make the inputs (G, Aqk and Akkd); both kernels
 then read the same tensors. Our kernel also writes the zeros above M's block
 diagonal, which fla gets from a separate torch.zeros (not timed here).
 
-  python3 bench/inter_solve_vs_fla.py KDA_RUN BUNDLE_DIR OUT_DIR
+  python3 bench/inter_solve_vs_fla.py KDA_RUN BUNDLE_DIR[,BUNDLE_DIR...] OUT_DIR
 
-BUNDLE_DIR holds inter_solve.kdab and inter_solve_safe.kdab compiled for
-H=HV=96, K=128, bf16 (scripts/make-bench-bundles.sh). Prints one line per
-case and writes OUT_DIR/inter_solve_vs_fla.json.
+Each BUNDLE_DIR holds inter_solve.kdab and inter_solve_safe.kdab compiled
+for H=HV=96, K=128, bf16 (scripts/make-bench-bundles.sh); several
+directories (variants of our kernel, say two GPU mappings) are timed on the
+same inputs as the same fla run. Prints one line per case and variant and
+writes OUT_DIR/inter_solve_vs_fla.json (per case: fla's time and, per
+variant directory, ours).
 """
 import json
 import os
@@ -24,7 +27,7 @@ import torch
 import torch.nn.functional as F
 from triton.testing import do_bench
 
-kda_run, bundle_dir, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+kda_run, bundle_dirs, out_dir = sys.argv[1], sys.argv[2].split(','), sys.argv[3]
 from fla.ops.utils.cumsum import chunk_local_cumsum
 from fla.ops.kda.chunk_intra import (chunk_kda_fwd_kernel_inter_solve_fused,
                                      chunk_kda_fwd_kernel_intra_sub_chunk)
@@ -67,8 +70,9 @@ def fla_kernel(q, k, G, beta, Aqk, Akkd, Akk, safe):
 
 
 def ours(bundle, tensors):
-    in_dir = os.path.join(out_dir, os.path.basename(bundle) + '.in')
-    res_dir = os.path.join(out_dir, os.path.basename(bundle) + '.out')
+    tag = bundle.replace(os.sep, '_')
+    in_dir = os.path.join(out_dir, tag + '.in')
+    res_dir = os.path.join(out_dir, tag + '.out')
     os.makedirs(in_dir, exist_ok=True)
     os.makedirs(res_dir, exist_ok=True)
     for name, t in tensors.items():
@@ -93,13 +97,16 @@ for safe, name in ((False, 'inter_solve'), (True, 'inter_solve_safe')):
     Aqk_in = Aqk.clone()
     t_fla = do_bench(lambda: fla_kernel(q, k, G, beta, Aqk_in, Akkd, Akk, safe),
                      warmup=100, rep=500, return_mode='median')
-    t_ours, M, ok = ours(os.path.join(bundle_dir, name + '.kdab'),
-                         {'q': q, 'k': k, 'G': G, 'beta': beta, 'Aqk': Aqk, 'Akkd': Akkd})
-    diff = (M.float() - Akk.float()).abs().max().item() if M is not None else float('nan')
-    results[name] = dict(fla_ms=t_fla, ours_ms=t_ours, ratio=t_ours / t_fla, check_passed=ok,
-                         max_abs_diff_M_vs_fla=diff)
-    print(f'{name}: fla {t_fla:.4f} ms, ours {t_ours:.4f} ms, ours/fla {t_ours / t_fla:.2f}, '
-          f'kda-run check {"PASS" if ok else "FAIL"}, max |M_ours - M_fla| {diff:.2e}')
+    results[name] = dict(fla_ms=t_fla, ours={})
+    for bundle_dir in bundle_dirs:
+        t_ours, M, ok = ours(os.path.join(bundle_dir, name + '.kdab'),
+                             {'q': q, 'k': k, 'G': G, 'beta': beta, 'Aqk': Aqk, 'Akkd': Akkd})
+        diff = (M.float() - Akk.float()).abs().max().item() if M is not None else float('nan')
+        results[name]['ours'][bundle_dir] = dict(ms=t_ours, ratio=t_ours / t_fla,
+                                                 check_passed=ok, max_abs_diff_M_vs_fla=diff)
+        print(f'{name} [{bundle_dir}]: fla {t_fla:.4f} ms, ours {t_ours:.4f} ms, '
+              f'ours/fla {t_ours / t_fla:.2f}, kda-run check {"PASS" if ok else "FAIL"}, '
+              f'max |M_ours - M_fla| {diff:.2e}')
 
 with open(os.path.join(out_dir, 'inter_solve_vs_fla.json'), 'w') as fh:
     json.dump(results, fh, indent=1)

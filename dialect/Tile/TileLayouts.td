@@ -73,6 +73,18 @@ def Tile_DistLayoutAttr : AttrDef<Tile_Dialect, "DistLayout",
                       lane_strides = [1, 4], warp_strides = [1, 1]>
     ```
 
+    A dot may also take A and B K-packed (`getMmaOperandA32KPacked`,
+    `getMmaOperandB32KPacked`): each lane holds K / 4 consecutive elements of
+    its rows of A and of its columns of B, which a load reads as one run,
+    and mma.sync multiplies them in a K order both operands share:
+
+    ```mlir
+    // f32 A operand, 16x32, K-packed: lane (g, t) holds columns 8t..8t+7.
+    #a32k = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1],
+                       lanes = [8, 4], elems = [1, 8],
+                       lane_strides = [4, 1], warp_strides = [1, 1]>
+    ```
+
     A slice of `#acc` (the row sums of a 64x64 tile) keeps the row factors
     and lane strides of dimension 0; the lanes that held other columns hold
     copies:
@@ -155,6 +167,26 @@ def Tile_DistLayoutAttr : AttrDef<Tile_Dialect, "DistLayout",
     static DistLayoutAttr getMmaOperandB32(::mlir::MLIRContext *ctx,
                                            int64_t k, int64_t n,
                                            int64_t warpsN);
+    /// The K-packed A operand layout of the tf32 m16n8k8 mma.sync for an
+    /// `m` x `k` tile split along M by `warpsM` warps (k a multiple of 8):
+    /// lane (g, t) holds rows g and g + 8 of each 16-row block and the k / 4
+    /// consecutive columns [t * k / 4, (t + 1) * k / 4), so that a load reads
+    /// them as one run. A dot whose A and B are both K-packed multiplies
+    /// them in an order of K that mma.sync does not see (K step s reads
+    /// columns t * k / 4 + 2 s and t * k / 4 + 2 s + 1 as its k = t and
+    /// k = t + 4): the sum over K is the same.
+    static DistLayoutAttr getMmaOperandA32KPacked(::mlir::MLIRContext *ctx,
+                                                  int64_t m, int64_t k,
+                                                  int64_t warpsM);
+    /// The K-packed B operand layout of the tf32 m16n8k8 mma.sync for a
+    /// `k` x `n` tile split along N by `warpsN` warps whose ids start at bit
+    /// `warpStride`: lane (g, t) holds column g of each 8-column block and
+    /// the k / 4 consecutive rows [t * k / 4, (t + 1) * k / 4), the K order
+    /// of getMmaOperandA32KPacked.
+    static DistLayoutAttr getMmaOperandB32KPacked(::mlir::MLIRContext *ctx,
+                                                  int64_t k, int64_t n,
+                                                  int64_t warpsN,
+                                                  int64_t warpStride);
     /// The layout of the result of reducing a tile in this layout along
     /// `dim`: that dimension's factors and strides are dropped, and the
     /// threads that held its elements hold copies.

@@ -40,6 +40,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -73,7 +74,7 @@ struct DotLayouts {
 };
 
 DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps,
-                         bool warpsAlongColumns) {
+                         bool warpsAlongColumns, bool kPacked) {
   MLIRContext *ctx = dot.getContext();
   int64_t m = getTileType(dot.getAcc()).getDimSize(0);
   int64_t n = getTileType(dot.getAcc()).getDimSize(1);
@@ -99,6 +100,12 @@ DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps,
   // f32 operands go to the tf32 m16n8k8 mma.sync (one element per
   // register, K steps of 8), 16-bit ones to m16n8k16 (pairs, steps of 16).
   bool tf32 = getTileType(dot.getA()).getElementType().isF32();
+  if (tf32 && kPacked) {
+    layouts.a = DistLayoutAttr::getMmaOperandA32KPacked(ctx, m, k, warpsM);
+    layouts.b =
+        DistLayoutAttr::getMmaOperandB32KPacked(ctx, k, n, warpsN, warpsM);
+    return layouts;
+  }
   layouts.a = tf32 ? DistLayoutAttr::getMmaOperandA32(ctx, m, k, warpsM)
                    : DistLayoutAttr::getMmaOperandA16(ctx, m, k, warpsM);
   // B's warps along N take the warp id bits above those along M, as in the
@@ -110,11 +117,11 @@ DotLayouts getDotLayouts(tile::DotOp dot, int64_t numWarps,
   return layouts;
 }
 
-/// True when the B operand of some dot of `kernel` is computed from a dot's
-/// result: directly, through elementwise ops, transposes and broadcasts, or
-/// through a loop-carried value that a dot updates (a recurrence such as
-/// the state scan's S -> w . rd(S) -> kg^T . rd(u - w . S) -> S).
-bool hasChainedB(func::FuncOp kernel) {
+/// True when `value` is computed from a dot's result: directly, through
+/// elementwise ops, transposes, broadcasts and branches, or through a
+/// loop-carried value that a dot updates (a recurrence such as the state scan's
+/// S -> w . rd(S) -> kg^T . rd(u - w . S) -> S).
+bool isComputedFromDot(Value value) {
   llvm::DenseSet<Value> seen;
   std::function<bool(Value)> fromDot = [&](Value v) -> bool {
     if (!getTileType(v) || !seen.insert(v).second)
@@ -133,14 +140,38 @@ bool hasChainedB(func::FuncOp kernel) {
     if (auto loop = dyn_cast<scf::ForOp>(def))
       return fromDot(
           loop.getYieldedValues()[cast<OpResult>(v).getResultNumber()]);
+    if (auto branch = dyn_cast<scf::IfOp>(def)) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      return fromDot(branch.thenYield().getOperand(i)) ||
+             (branch.elseBlock() &&
+              fromDot(branch.elseYield().getOperand(i)));
+    }
     if (isElementwise(def) ||
         isa<tile::TransOp, tile::BroadcastOp, tile::ConvertLayoutOp>(def))
       return llvm::any_of(def->getOperands(), fromDot);
     return false;
   };
+  return fromDot(value);
+}
+
+/// True when the B operand of some dot of `kernel` is computed from a dot's
+/// result (isComputedFromDot).
+bool hasChainedB(func::FuncOp kernel) {
   bool chained = false;
-  kernel.walk([&](tile::DotOp dot) { chained |= fromDot(dot.getB()); });
+  kernel.walk(
+      [&](tile::DotOp dot) { chained |= isComputedFromDot(dot.getB()); });
   return chained;
+}
+
+/// True when a tf32 dot takes K-packed operands
+/// (DistLayoutAttr::getMmaOperandA32KPacked): when neither is computed
+/// from a dot's result, so that both come from memory, where K-packed
+/// registers are one run per row, and none is an accumulator, which a
+/// warp turns into a natural-order operand without shared memory.
+bool takesKPackedOperands(tile::DotOp dot) {
+  return getTileType(dot.getA()).getElementType().isF32() &&
+         getTileType(dot.getA()).getDimSize(1) % 8 == 0 &&
+         !isComputedFromDot(dot.getA()) && !isComputedFromDot(dot.getB());
 }
 
 /// True when the kernel's dots split their warps along N (columns) first:
@@ -177,6 +208,106 @@ DistLayoutAttr permuteLayout(DistLayoutAttr layout, ArrayRef<int64_t> p,
       apply(layout.getOuter()), apply(layout.getLanes()),
       apply(layout.getElems()), apply(layout.getLaneStrides()),
       apply(layout.getWarpStrides()));
+}
+
+/// The layout of a tile.broadcast's input when its result has `result`:
+/// the slice of the broadcast dimensions.
+DistLayoutAttr getBroadcastInputLayout(tile::BroadcastOp broadcast,
+                                       DistLayoutAttr result) {
+  SmallVector<int64_t> dims(broadcast.getDims());
+  llvm::sort(dims, std::greater<int64_t>());
+  for (int64_t d : dims)
+    result = result.getSlice(d);
+  return result;
+}
+
+/// The largest tile (in bytes) a use reads again from memory in the layout
+/// it needs rather than have it converted: the reload hits the cache, and
+/// one or two accesses per thread cost less than a trip through shared
+/// memory with two barriers.
+constexpr int64_t kReloadedTileBytes = 4096;
+/// The most ops (a load or splat and the casts and broadcasts on it) made
+/// again for one use.
+constexpr int64_t kRematerializedOps = 3;
+
+/// True when `op` or an op nested in it may write memory (ops that do not
+/// say count as writing).
+bool mayWriteMemory(Operation *op) {
+  WalkResult result = op->walk([](Operation *nested) {
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested))
+      return effects.hasEffect<MemoryEffects::Write>()
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    return nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  return result.wasInterrupted();
+}
+
+/// True when a load placed before `user` reads what `load` read: `user`
+/// is in `load`'s block or nested in an op of it, and nothing from `load`
+/// to there may write memory.
+bool readsSameBefore(tile::LoadOp load, Operation *user) {
+  Operation *ancestor = load->getBlock()->findAncestorOpInBlock(*user);
+  if (!ancestor || !load->isBeforeInBlock(ancestor))
+    return false;
+  for (Operation *op = load->getNextNode(); op != ancestor;
+       op = op->getNextNode())
+    if (mayWriteMemory(op))
+      return false;
+  return ancestor == user || !mayWriteMemory(ancestor);
+}
+
+/// True when `v`, read by `user`, is cheaper made again in another layout
+/// than converted: a splat, empty tile, iota or splat constant; a load of
+/// at most kReloadedTileBytes that nothing may have overwritten by then;
+/// or a one-operand elementwise op (a cast, say) or a broadcast of such a
+/// value, kRematerializedOps ops in all.
+bool isRematerializable(Value v, Operation *user, int64_t ops = 1) {
+  Operation *def = v.getDefiningOp();
+  if (!def || ops > kRematerializedOps)
+    return false;
+  if (isa<tile::SplatOp, tensor::EmptyOp, tile::IotaOp>(def))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    return isa<SplatElementsAttr>(constant.getValue());
+  if (auto load = dyn_cast<tile::LoadOp>(def)) {
+    RankedTensorType type = getTileType(load.getResult());
+    return type.getNumElements() *
+                   llvm::divideCeil(type.getElementTypeBitWidth(), 8) <=
+               kReloadedTileBytes &&
+           readsSameBefore(load, user);
+  }
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
+    return isRematerializable(broadcast.getInput(), user, ops + 1);
+  if (isElementwise(def) && def->getNumOperands() == 1 &&
+      def->getNumResults() == 1)
+    return isRematerializable(def->getOperand(0), user, ops + 1);
+  return false;
+}
+
+/// `v` made again in `layout` at `b`'s insertion point, its producers
+/// too (isRematerializable says which): nothing moves between threads.
+Value rematerialize(OpBuilder &b, Value v, DistLayoutAttr layout) {
+  Operation *def = v.getDefiningOp();
+  IRMapping mapping;
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
+    mapping.map(broadcast.getInput(),
+                rematerialize(b, broadcast.getInput(),
+                              getBroadcastInputLayout(broadcast, layout)));
+  else if (isElementwise(def))
+    mapping.map(def->getOperand(0),
+                rematerialize(b, def->getOperand(0), layout));
+  Operation *copy = b.clone(*def, mapping);
+  RankedTensorType type = getTileType(v);
+  auto neededType =
+      RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+  copy->getResult(0).setType(neededType);
+  if (auto constant = dyn_cast<arith::ConstantOp>(copy))
+    constant.setValueAttr(
+        cast<DenseElementsAttr>(constant.getValue()).reshape(neededType));
+  return copy->getResult(0);
 }
 
 /// The layout assignment of one kernel.
@@ -328,13 +459,8 @@ DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand,
   }
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(owner)) {
     DistLayoutAttr result = known(broadcast.getResult());
-    if (!result)
-      return {};
-    SmallVector<int64_t> dims(broadcast.getDims());
-    llvm::sort(dims, std::greater<int64_t>());
-    for (int64_t d : dims)
-      result = result.getSlice(d);
-    return result;
+    return result ? getBroadcastInputLayout(broadcast, result)
+                  : DistLayoutAttr();
   }
   if (auto trans = dyn_cast<tile::TransOp>(owner)) {
     DistLayoutAttr result = known(trans.getResult());
@@ -438,7 +564,8 @@ void LayoutAssignment::run() {
     if (op != kernel.getOperation())
       ops.push_back(op);
     if (auto dot = dyn_cast<tile::DotOp>(op))
-      dots[op] = getDotLayouts(dot, numWarps, warpsAlongColumns);
+      dots[op] = getDotLayouts(dot, numWarps, warpsAlongColumns,
+                               takesKPackedOperands(dot));
   });
   while (true) {
     // Forward until nothing changes, then one backward sweep, and again:
@@ -514,19 +641,11 @@ void LayoutAssignment::materialize() {
     RankedTensorType type = getTileType(operand->get());
     RankedTensorType neededType =
         RankedTensorType::get(type.getShape(), type.getElementType(), needed);
-    // A splat (or a tensor.empty, such as a tile.unit_lower_inverse init)
-    // is made again in the layout the use needs: nothing moves.
-    Operation *def = operand->get().getDefiningOp();
-    bool isSplat = isa_and_nonnull<tile::SplatOp, tensor::EmptyOp>(def);
-    if (auto constant = dyn_cast_or_null<arith::ConstantOp>(def))
-      isSplat = isa<SplatElementsAttr>(constant.getValue());
-    if (isSplat) {
-      Operation *copy = b.clone(*def);
-      copy->getResult(0).setType(neededType);
-      if (auto constant = dyn_cast<arith::ConstantOp>(copy))
-        constant.setValueAttr(cast<DenseElementsAttr>(constant.getValue())
-                                  .reshape(neededType));
-      operand->set(copy->getResult(0));
+    // A splat (or a tensor.empty, such as a tile.unit_lower_inverse init),
+    // a small load, and casts and broadcasts of those are made again in
+    // the layout the use needs: nothing moves between threads.
+    if (isRematerializable(operand->get(), operand->getOwner())) {
+      operand->set(rematerialize(b, operand->get(), needed));
       continue;
     }
     auto converted = tile::ConvertLayoutOp::create(

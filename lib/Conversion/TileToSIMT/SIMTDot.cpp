@@ -11,7 +11,9 @@
 // and of an A and a B block) against the tiles' layouts. The operands'
 // layouts must put each fragment element in the lane mma.sync expects (the
 // layouts of DistLayoutAttr::getMmaAccumulator / getMmaOperandA16 /
-// getMmaOperandB16 / getMmaOperandA32 / getMmaOperandB32 do); a tile in
+// getMmaOperandB16 / getMmaOperandA32 / getMmaOperandB32 do; a tf32 dot
+// may also take both operands K-packed, getMmaOperandA32KPacked /
+// getMmaOperandB32KPacked, multiplied in a K order they share); a tile in
 // another layout needs a tile.convert_layout first. An
 // operand kept in shared memory (keepsInSharedMemory), or the transpose of
 // one, is read fragment by fragment with ldmatrix instead (.x4 for A, .x2
@@ -31,6 +33,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseMap.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -77,6 +81,23 @@ struct MmaShape {
 constexpr MmaShape kMma16 = {16, operandASlot, operandBSlot, 8, 4};
 constexpr MmaShape kMmaTF32 = {8, operandASlotTF32, operandBSlotTF32, 4, 2};
 
+/// How the K indices of a dot's fragments map to the operands' columns
+/// (A) and rows (B). Natural: K step s reads k0 = s * kStep onwards in
+/// order. Packed (tf32 only, DistLayoutAttr::getMmaOperandA32KPacked):
+/// lane (g, t) holds K / 4 consecutive columns from t * K / 4, and K step
+/// s reads its k = t and k = t + 4 at t * K / 4 + 2 s and
+/// t * K / 4 + 2 s + 1; A and B share the order, so the sum is the same.
+enum class KOrder { Natural, Packed };
+
+/// The operand column (A) or row (B) that fragment index `kappa`
+/// (0 <= kappa < kStep) of K step `step` reads.
+int64_t physicalK(KOrder order, int64_t kStep, int64_t k, int64_t step,
+                  int64_t kappa) {
+  if (order == KOrder::Natural)
+    return step * kStep + kappa;
+  return (k / 4) * (kappa % 4) + 2 * step + kappa / 4;
+}
+
 /// True for a dot of f32 operands (tf32 or tf32x3 mma.sync).
 bool isTF32Dot(tile::DotOp op) {
   return cast<RankedTensorType>(op.getA().getType()).getElementType().isF32();
@@ -94,17 +115,19 @@ public:
       }
   }
 
-  /// The register that holds fragment element `slot` of the block at
-  /// `origin`, the same in every lane; -1 if there is none.
-  int64_t find(std::array<int64_t, 2> origin, FragmentMap fragment,
-               int64_t slot) const {
+  /// The tile coordinates of fragment element `slot` in lane `lane`.
+  using SlotCoordinates =
+      function_ref<std::array<int64_t, 2>(int64_t lane, int64_t slot)>;
+
+  /// The register that holds fragment element `slot` at `at(lane, slot)`,
+  /// the same in every lane; -1 if there is none.
+  int64_t find(SlotCoordinates at, int64_t slot) const {
     int64_t reg = -1;
     for (int64_t lane = 0; lane < kWarpSize; ++lane) {
-      std::array<int64_t, 2> c = fragment(lane, slot);
-      int64_t row = origin[0] + c[0], col = origin[1] + c[1];
-      if (row >= shape[0] || col >= shape[1])
+      std::array<int64_t, 2> c = at(lane, slot);
+      if (c[0] >= shape[0] || c[1] >= shape[1])
         return -1;
-      auto it = maps[lane].find(row * shape[1] + col);
+      auto it = maps[lane].find(c[0] * shape[1] + c[1]);
       if (it == maps[lane].end() || (reg != -1 && it->second != reg))
         return -1;
       reg = it->second;
@@ -112,13 +135,12 @@ public:
     return reg;
   }
 
-  /// The registers of all `slots` elements of the block at `origin`.
-  FailureOr<SmallVector<int64_t>> fragment(std::array<int64_t, 2> origin,
-                                           FragmentMap map,
+  /// The registers of all `slots` elements of a fragment.
+  FailureOr<SmallVector<int64_t>> fragment(SlotCoordinates at,
                                            int64_t slots) const {
     SmallVector<int64_t> regs;
     for (int64_t s = 0; s < slots; ++s) {
-      int64_t r = find(origin, map, s);
+      int64_t r = find(at, s);
       if (r < 0)
         return failure();
       regs.push_back(r);
@@ -191,41 +213,91 @@ LogicalResult planMma(tile::DotOp op, SmallVector<MmaBlock> &blocks) {
   }
 
   LaneRegisters accLanes(cLayout), aLanes(aLayout), bLanes(bLayout);
+  // The K order A's and B's layouts share: natural, or (tf32) packed.
+  auto operandFragments = [&](KOrder order, std::array<int64_t, 2> origin,
+                              int64_t step, MmaBlock &block) -> int {
+    auto aAt = [&](int64_t lane, int64_t slot) -> std::array<int64_t, 2> {
+      std::array<int64_t, 2> c = shape.aMap(lane, slot);
+      return {origin[0] + c[0],
+              physicalK(order, shape.kStep, k, step, c[1])};
+    };
+    auto bAt = [&](int64_t lane, int64_t slot) -> std::array<int64_t, 2> {
+      std::array<int64_t, 2> c = shape.bMap(lane, slot);
+      return {physicalK(order, shape.kStep, k, step, c[0]),
+              origin[1] + c[1]};
+    };
+    FailureOr<SmallVector<int64_t>> a = aLanes.fragment(aAt, shape.aSlots);
+    if (failed(a))
+      return 0;
+    FailureOr<SmallVector<int64_t>> b = bLanes.fragment(bAt, shape.bSlots);
+    if (failed(b))
+      return 1;
+    block.aRegs.push_back(*a);
+    block.bRegs.push_back(*b);
+    return 2;
+  };
+  SmallVector<KOrder, 2> orders = {KOrder::Natural};
+  if (tf32)
+    orders.push_back(KOrder::Packed);
   SmallVector<bool> covered(cLayout.getNumRegisters(), false);
   for (int64_t r = 0; r < cLayout.getNumRegisters(); ++r) {
     SmallVector<int64_t> origin = cLayout.getCoordinates(0, 0, r);
     if (origin[0] % 16 || origin[1] % 8)
       continue;
-    FailureOr<SmallVector<int64_t>> acc =
-        accLanes.fragment({origin[0], origin[1]}, accumulatorSlot, 4);
+    FailureOr<SmallVector<int64_t>> acc = accLanes.fragment(
+        [&](int64_t lane, int64_t slot) -> std::array<int64_t, 2> {
+          std::array<int64_t, 2> c = accumulatorSlot(lane, slot);
+          return {origin[0] + c[0], origin[1] + c[1]};
+        },
+        4);
     if (failed(acc))
       continue;
-    MmaBlock block{*acc, {}, {}, origin[0], origin[1]};
-    for (int64_t k0 = 0; k0 < k; k0 += shape.kStep) {
-      FailureOr<SmallVector<int64_t>> a =
-          aLanes.fragment({origin[0], k0}, shape.aMap, shape.aSlots);
-      FailureOr<SmallVector<int64_t>> b =
-          bLanes.fragment({k0, origin[1]}, shape.bMap, shape.bSlots);
-      if (failed(a))
-        return op.emitOpError()
-               << "on register tiles needs A in an mma.sync A layout: the "
-                  "16x"
-               << shape.kStep << " block at (" << origin[0] << ", " << k0
-               << ") is not where mma.sync reads it; convert A with "
-                  "tile.convert_layout";
-      if (failed(b))
-        return op.emitOpError()
-               << "on register tiles needs B in an mma.sync B layout: the "
-               << shape.kStep << "x8 block at ("
-               << k0 << ", " << origin[1]
-               << ") is not where mma.sync reads it; convert B with "
-                  "tile.convert_layout";
-      block.aRegs.push_back(*a);
-      block.bRegs.push_back(*b);
+    // On failure, the order in which A was found (if any) names B as the
+    // operand to convert, else the natural order names A.
+    int failure = 0;
+    int64_t failedStep = 0;
+    KOrder failedOrder = KOrder::Natural;
+    std::optional<MmaBlock> planned;
+    for (KOrder order : orders) {
+      MmaBlock block{*acc, {}, {}, origin[0], origin[1]};
+      int64_t step = 0;
+      for (; step < k / shape.kStep; ++step) {
+        int found = operandFragments(order, {origin[0], origin[1]}, step,
+                                     block);
+        if (found < 2) {
+          if (order == KOrder::Natural || found > failure) {
+            failure = found;
+            failedStep = step;
+            failedOrder = order;
+          }
+          break;
+        }
+      }
+      if (step == k / shape.kStep) {
+        planned = std::move(block);
+        break;
+      }
     }
+    int64_t k0 = failedStep * shape.kStep;
+    if (!planned && failure == 0)
+      return op.emitOpError()
+             << "on register tiles needs A in an mma.sync A layout: the "
+                "16x"
+             << shape.kStep << " block at (" << origin[0] << ", " << k0
+             << ") is not where mma.sync reads it; convert A with "
+                "tile.convert_layout";
+    if (!planned)
+      return op.emitOpError()
+             << "on register tiles needs B in an mma.sync B layout: the "
+             << shape.kStep << "x8 block at (" << k0 << ", " << origin[1]
+             << ") is not where mma.sync reads it"
+             << (failedOrder == KOrder::Packed
+                     ? " in the K-packed order of A"
+                     : "")
+             << "; convert B with tile.convert_layout";
     for (int64_t reg : *acc)
       covered[reg] = true;
-    blocks.push_back(std::move(block));
+    blocks.push_back(std::move(*planned));
   }
   if (llvm::is_contained(covered, false))
     return op.emitOpError()

@@ -207,6 +207,21 @@ DistLayoutAttr DistLayoutAttr::getMmaOperandB32(MLIRContext *ctx, int64_t k,
              {1, 1}, {1, 4}, {1, 1});
 }
 
+DistLayoutAttr DistLayoutAttr::getMmaOperandA32KPacked(MLIRContext *ctx,
+                                                       int64_t m, int64_t k,
+                                                       int64_t warpsM) {
+  return get(ctx, {warpsM, 1}, {m / (16 * warpsM), 1}, {2, 1}, {8, 4},
+             {1, k / 4}, {4, 1}, {1, 1});
+}
+
+DistLayoutAttr DistLayoutAttr::getMmaOperandB32KPacked(MLIRContext *ctx,
+                                                       int64_t k, int64_t n,
+                                                       int64_t warpsN,
+                                                       int64_t warpStride) {
+  return get(ctx, {1, warpsN}, {1, n / (8 * warpsN)}, {1, 1}, {4, 8},
+             {k / 4, 1}, {1, 4}, {1, warpStride});
+}
+
 DistLayoutAttr DistLayoutAttr::getSlice(int64_t dim) const {
   assert(getRank() > 1 && dim >= 0 && dim < getRank() &&
          "a slice drops one dimension of a layout of rank 2 or more");

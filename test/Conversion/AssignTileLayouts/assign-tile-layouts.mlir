@@ -201,9 +201,11 @@ func.func @dot_f32_ieee(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // A one element per register at (g, t), (g + 8, t), (g, t + 4), (g + 8,
 // t + 4) of each 16x8 block, B at (t, g) and (t + 4, g), here with the two
 // warps along N (16 columns) and A read whole by both.
+// Loaded tf32 operands are K-packed: each lane holds K / 4 consecutive
+// elements, read as one run.
 // CHECK-LABEL: func.func @dot_tf32
-// CHECK: %[[A:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 2], lanes = [8, 4], elems = [1, 1], lane_strides = [4, 1], warp_strides = [1, 1]>>
-// CHECK: %[[B:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 2], batch = [2, 1], outer = [2, 1], lanes = [4, 8], elems = [1, 1], lane_strides = [1, 4], warp_strides = [1, 1]>>
+// CHECK: %[[A:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>>
+// CHECK: %[[B:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 2], batch = [1, 1], outer = [1, 1], lanes = [4, 8], elems = [4, 1], lane_strides = [1, 4], warp_strides = [1, 1]>>
 // CHECK: tile.dot %[[A]], %[[B]], %{{.*}} precision = tf32 : {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 2], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>
 func.func @dot_tf32(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 64 : i64} {
@@ -221,12 +223,12 @@ func.func @dot_tf32(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x
 
 // tile.unit_lower_inverse asks nothing of its operands' layouts: the loaded
 // input keeps the coalesced layout, and the inverse takes the layout of the
-// dot that reads it (the tf32 A operand); its init, a splat, is made again
+// dot that reads it (the K-packed tf32 A operand); its init, a splat, is made again
 // in that layout.
 // CHECK-LABEL: func.func @inverse
 // CHECK: %[[L:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [2, 1], outer = [1, 1], lanes = [8, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>>
-// CHECK: %[[Z:.+]] = tile.splat %{{.*}} : f32 -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 2], lanes = [8, 4], elems = [1, 1], lane_strides = [4, 1], warp_strides = [1, 1]>>
-// CHECK: %[[I:.+]] = tile.unit_lower_inverse ins(%[[L]] : {{.*}}) outs(%[[Z]] : {{.*}}) -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 2], lanes = [8, 4], elems = [1, 1], lane_strides = [4, 1], warp_strides = [1, 1]>>
+// CHECK: %[[Z:.+]] = tile.splat %{{.*}} : f32 -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>>
+// CHECK: %[[I:.+]] = tile.unit_lower_inverse ins(%[[L]] : {{.*}}) outs(%[[Z]] : {{.*}}) -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>>
 // CHECK: tile.dot %[[I]], %{{.*}}, %{{.*}} precision = tf32
 func.func @inverse(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {
