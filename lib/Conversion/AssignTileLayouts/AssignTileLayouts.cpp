@@ -638,9 +638,6 @@ void LayoutAssignment::materialize() {
   }
   for (auto [operand, needed] : conversions) {
     OpBuilder b(operand->getOwner());
-    RankedTensorType type = getTileType(operand->get());
-    RankedTensorType neededType =
-        RankedTensorType::get(type.getShape(), type.getElementType(), needed);
     // A splat (or a tensor.empty, such as a tile.unit_lower_inverse init),
     // a small load, and casts and broadcasts of those are made again in
     // the layout the use needs: nothing moves between threads.
@@ -648,6 +645,7 @@ void LayoutAssignment::materialize() {
       operand->set(rematerialize(b, operand->get(), needed));
       continue;
     }
+    RankedTensorType type = getTileType(operand->get());
     auto converted = tile::ConvertLayoutOp::create(
         b, operand->getOwner()->getLoc(),
         RankedTensorType::get(type.getShape(), type.getElementType(), needed),

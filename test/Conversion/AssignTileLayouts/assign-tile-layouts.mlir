@@ -245,6 +245,48 @@ func.func @inverse(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 
 // -----
 
+// A small loaded tile that two dots read in different layouts (A of one,
+// B of the other) is loaded again in the second layout, not converted.
+// CHECK-LABEL: func.func @reload
+// CHECK-COUNT-2: tile.load %arg0
+// CHECK-NOT: tile.convert_layout
+// CHECK: return
+func.func @reload(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %l = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
+  %zero = tile.splat %cst : f32 -> tensor<16x16xf32>
+  %d = tile.dot %l, %l, %zero precision = tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.store %d, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+// A store between the load and the use that needs another layout: the
+// memory may have changed, so the tile is converted, not loaded again.
+// CHECK-LABEL: func.func @no_reload_after_store
+// CHECK: tile.load %arg0
+// CHECK-NOT: tile.load
+// CHECK: tile.store
+// CHECK-NOT: tile.load
+// CHECK: tile.convert_layout
+func.func @no_reload_after_store(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %l = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
+  %zero = tile.splat %cst : f32 -> tensor<16x16xf32>
+  tile.store %zero, %x[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  %d = tile.dot %l, %zero, %zero precision = tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  %e = tile.dot %zero, %l, %d precision = tf32 : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+  tile.store %e, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
 // REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a tile of shape other than 1-D or 2-D powers of 2
 func.func @odd_shape(%x: memref<16x60xf32>, %y: memref<16x60xf32>)
     attributes {tile.kernel, tile.num_threads = 32 : i64} {

@@ -184,3 +184,23 @@ func.func @reduce_bf16(%x: memref<16x16xbf16>)
   %s = tile.reduce add %t dim 1 : tensor<16x16xbf16, #acc> -> tensor<16xbf16, #rows>
   return
 }
+
+// -----
+
+// A K-packed tf32 A operand with B in the natural K order: the two must
+// share one order.
+#acc = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+#ak = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>
+#b32 = #tile.dist<warps = [1, 1], batch = [2, 1], outer = [2, 1], lanes = [4, 8], elems = [1, 1], lane_strides = [1, 4], warp_strides = [1, 1]>
+
+func.func @dot_tf32_mixed_k_order(%x: memref<16x16xf32>, %y: memref<16x8xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<16x8xf32, #acc>
+  %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #ak>
+  %b = tile.load %y[%c0, %c0] dims [0, 1] : memref<16x8xf32> -> tensor<16x8xf32, #b32>
+  // expected-error @+1 {{'tile.dot' op on register tiles needs B in an mma.sync B layout: the 8x8 block at (0, 0) is not where mma.sync reads it in the K-packed order of A; convert B with tile.convert_layout}}
+  %d = tile.dot %a, %b, %z precision = tf32 : tensor<16x16xf32, #ak>, tensor<16x8xf32, #b32> -> tensor<16x8xf32, #acc>
+  return
+}
