@@ -85,9 +85,12 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
   let options = [
     Option<"blockK", "block-k", "int64_t", /*default=*/"0",
            "Width of the K tiles of the gate, intra_diag and inter_solve "
-           "kernels (0: each kernel's own, measured on an H200: 64 for a "
-           "precomputed gate, 128 for the exact intra_diag path, 32 "
-           "otherwise)">
+           "kernels (0: each kernel's own, from the target's kernel "
+           "tuning)">,
+    Option<"registerLayouts", "register-layouts", "bool", /*default=*/"false",
+           "The kernels will run on registers (kda-assign-tile-layouts): "
+           "take the register mapping's kernel tuning instead of the "
+           "shared-memory mapping's">
   ];
 }
 

@@ -26,7 +26,10 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
   pm.addPass(createConvertChunkFwdToStagesPass());
   if (fuseScanOutput)
     pm.addPass(createFuseScanOutputPass());
-  pm.addPass(createConvertKDAToTilePass());
+  // Kernels that will get layouts take the register mapping's tuning.
+  ConvertKDAToTilePassOptions toTile;
+  toTile.registerLayouts = registerTiles && assignLayouts;
+  pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createHoistTileLoadsPass());
   if (registerTiles && (assignLayouts || registerRecurrences))

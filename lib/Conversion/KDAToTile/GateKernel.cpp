@@ -23,17 +23,6 @@ using namespace mlir::kda;
 /// 1/ln(2) rounded to fp32 (0x3FB8AA3B), applied after the chunk sum.
 static constexpr float kRcpLn2 = 1.4426950408889634f;
 
-/// Threads per gate program on the GPU.
-static constexpr KernelTuning kGateTuning{/*numThreads=*/128};
-
-/// Default widths of the K tiles (kTileWidth) of the chunk sum of a
-/// precomputed gate and of a gate computed in the kernel: at B=1, T=8192,
-/// H=HV=96, K=128 on an H200, tiles of 64 columns instead of 32 ran the
-/// precomputed gate 227 -> 205 us and the fused gate 204 -> 222 us (16:
-/// 202 -> 234 us).
-static constexpr int64_t kPrecomputedBlockK = 64;
-static constexpr int64_t kGateBlockK = 32;
-
 namespace {
 
 /// Builds tile values inside the gate kernel.
@@ -71,9 +60,10 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   const int64_t hv = gType.getDimSize(2), k = gType.getDimSize(3);
   const int64_t bt = op.getChunkSize();
   const GateMode mode = op.getGateMode();
-  const int64_t bk = kTileWidth(
-      ctx, mode == GateMode::precomputed ? kPrecomputedBlockK : kGateBlockK,
-      k);
+  const KernelTuning tuning =
+      tuningOf(ctx, mode == GateMode::precomputed ? TunedKernel::gatePrecomputed
+                                                   : TunedKernel::gate);
+  const int64_t bk = kTileWidth(ctx, tuning, k);
 
   // Kernel arguments: g, G, [a_log], [dt_bias], [cu_seqlens].
   KernelArguments args(ctx, op,
@@ -88,7 +78,7 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   if (auto lb = op.getLowerBound())
     addFloatKey(ctx, "lower_bound", lb->convertToFloat());
 
-  func::FuncOp kernel = args.createKernel(kGateTuning);
+  func::FuncOp kernel = args.createKernel(tuning);
   OpBuilder b = kernelBuilder(kernel);
   Value g, out, aLog, dtBias, cu;
   args.bind(kernel, g, out, aLog, dtBias, cu);

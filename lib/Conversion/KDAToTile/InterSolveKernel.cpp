@@ -38,25 +38,6 @@
 using namespace mlir;
 using namespace mlir::kda;
 
-/// The inter_solve kernel on the GPU: 2 warps per program, at most 128
-/// registers per thread.
-///
-/// With 4 warps the kernel ran 790 us at B=1, T=8192, H=HV=96, K=128 on an
-/// H200 (80 registers, ptxas spilling a few bytes), with 2 warps 716 us (no
-/// spill) and with 1 warp 1.05 ms.
-///
-/// Registers: with 4 warps and no limit ptxas took 168 registers (3 blocks
-/// per SM) and the kernel ran 1.40 ms, with a limit of 80 0.92 ms. With 2
-/// warps ptxas takes about 110 without a limit; 128 keeps it from growing
-/// past 4 blocks' worth of the register file, 96 (no spill either) ran 729
-/// against 716 us.
-static constexpr KernelTuning kInterSolveTuning{/*numThreads=*/64,
-                                                /*maxRegisters=*/128};
-
-/// Default width of the K tiles (kTileWidth): 64 ran 792 -> 917 us at
-/// B=1, T=8192, H=HV=96, K=128 on an H200, 128 and 16 1.29 ms.
-static constexpr int64_t kInterSolveBlockK = 32;
-
 namespace {
 
 /// The tile.dot precision of a kda solve precision.
@@ -294,10 +275,10 @@ LogicalResult kda::lowerStage(InterSolveOp op, StageContext &ctx) {
   ctx.addKey("precision", stringifySolvePrecision(op.getPrecision()));
 
   Location loc = op.getLoc();
-  lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), kInterSolveTuning,
+  const KernelTuning tuning = tuningOf(ctx, TunedKernel::interSolve);
+  lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
-                    InterSolveKernel body(kernel, loc, *args, op, ctx,
-                                          kInterSolveBlockK);
+                    InterSolveKernel body(kernel, loc, *args, op, ctx, tuning);
                     body.aqkOut = args->argument(kernel.kernel, 6);
                     body.m = args->argument(kernel.kernel, 7);
                     // fla's off-diagonal dots have fp32 operands at Triton's

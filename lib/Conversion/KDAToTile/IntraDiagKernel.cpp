@@ -46,24 +46,6 @@
 using namespace mlir;
 using namespace mlir::kda;
 
-/// Threads per intra_diag program on the GPU: 2 warps on the exact path,
-/// 1 on the safe_gate path. Fewer threads per program leave room for more
-/// programs per SM, which hide each other's barriers and loads: at B=1,
-/// T=8192, H=HV=96, K=128 on an H200 the exact path ran 617 us with 4
-/// warps, 560 with 2 and 648 with 1; the safe_gate path 470, 429 and 381.
-static constexpr KernelTuning kExactTuning{/*numThreads=*/64};
-static constexpr KernelTuning kSafeTuning{/*numThreads=*/32};
-
-/// Default K tile widths (kTileWidth) of the exact and safe_gate paths.
-/// With 128, K <= 128 runs in one step: each sub-chunk loads q, k and G
-/// once and its pairwise sums run without a K loop around them (the K
-/// loop's copies, waits and barriers cost more than the wider tiles'
-/// shared memory: 740 -> 618 us at B=1, T=8192, H=HV=96, K=128 on an
-/// H200, against tiles of 32). The safe_gate path stays at 32 (64 ran
-/// 471 -> 546 us, 16 467 -> 787 us).
-static constexpr int64_t kExactBlockK = 128;
-static constexpr int64_t kSafeBlockK = 32;
-
 namespace {
 
 /// The body of one intra_diag program.
@@ -221,11 +203,11 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
 
   Location loc = op.getLoc();
   const bool safeGate = op.getSafeGate();
-  lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(),
-                  safeGate ? kSafeTuning : kExactTuning, op.getChunkSize(),
-                  [&](ChunkKernel &kernel) {
-                    IntraDiagKernel body(kernel, loc, *args, op, ctx,
-                                         safeGate ? kSafeBlockK : kExactBlockK);
+  const KernelTuning tuning = tuningOf(
+      ctx, safeGate ? TunedKernel::intraDiagSafe : TunedKernel::intraDiagExact);
+  lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
+                  op.getChunkSize(), [&](ChunkKernel &kernel) {
+                    IntraDiagKernel body(kernel, loc, *args, op, ctx, tuning);
                     body.build();
                   });
   return success();

@@ -432,6 +432,8 @@ struct ConvertKDAToTilePass
                         "_" + Twine(counter++))
                            .str(),
                        blockK,
+                       registerLayouts ? TileMapping::registers
+                                       : TileMapping::sharedMemory,
                        describe,
                        addKey};
       LogicalResult result =

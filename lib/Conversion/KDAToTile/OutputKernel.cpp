@@ -50,17 +50,6 @@
 using namespace mlir;
 using namespace mlir::kda;
 
-/// Threads per output program on the GPU (4 warps).
-static constexpr KernelTuning kOutputTuning{/*numThreads=*/128};
-
-/// The same with every dot in registers: the loaded tiles are what the
-/// program's shared memory holds, so the later loads wait for the first
-/// compute rather than hold all six tiles at once, at most 64 KiB of them
-/// (3 blocks per SM instead of 2).
-static constexpr KernelTuning kRegisterDotsTuning{kOutputTuning.numThreads,
-                                                  /*maxRegisters=*/0,
-                                                  /*maxLiveBytes=*/64 * 1024};
-
 /// Up to this many K tiles, a program's 16-bit dots run unrolled into one
 /// accumulator (kept in registers on the GPU); more, or f32 dots, run in
 /// an scf.for.
@@ -242,7 +231,8 @@ LogicalResult kda::lowerStage(OutputOp op, StageContext &ctx) {
   const bool registerDots =
       sixteenBit && llvm::divideCeil(k, bk) <= kMaxUnrolledKTiles;
   func::FuncOp kernel =
-      args.createKernel(registerDots ? kRegisterDotsTuning : kOutputTuning);
+      args.createKernel(tuningOf(
+          ctx, registerDots ? TunedKernel::outputRegisterDots : TunedKernel::output));
   OpBuilder b = kernelBuilder(kernel);
   Value qArg = kernel.getArgument(0), gArg = kernel.getArgument(1);
   Value cu = args.argument(kernel, 6);

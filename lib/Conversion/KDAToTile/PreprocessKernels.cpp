@@ -32,9 +32,6 @@ using namespace mlir::kda;
 static constexpr int64_t kL2NormRows = 32;
 /// Tokens per beta_activation program.
 static constexpr int64_t kBetaRows = 64;
-/// Threads per program of either kernel on the GPU.
-static constexpr KernelTuning kPreprocessTuning{/*numThreads=*/128};
-
 namespace {
 
 /// Row loads and stores of the preprocessing kernels.
@@ -69,8 +66,8 @@ struct RowBlockKernel {
 
 /// Creates the kernel of a preprocessing stage with arguments `args`.
 RowBlockKernel createRowBlockKernel(const KernelArguments &args, Location loc,
-                                    int64_t rows) {
-  func::FuncOp kernel = args.createKernel(kPreprocessTuning);
+                                    int64_t rows, const KernelTuning &tuning) {
+  func::FuncOp kernel = args.createKernel(tuning);
   OpBuilder b = kernelBuilder(kernel);
   Value input = kernel.getArgument(0), output = kernel.getArgument(1);
   Value tokens = memref::DimOp::create(b, loc, input, 1);
@@ -117,7 +114,8 @@ LogicalResult kda::lowerStage(L2NormOp op, StageContext &ctx) {
                         {op.getResult(), normName, getStageTensorDims("q")}});
   ctx.addKey("K", std::to_string(k));
 
-  RowBlockKernel kernel = createRowBlockKernel(args, loc, kL2NormRows);
+  RowBlockKernel kernel = createRowBlockKernel(
+      args, loc, kL2NormRows, tuningOf(ctx, TunedKernel::l2norm));
   OpBuilder &b = kernel.builder;
   Value x = kernel.input, tokens = kernel.tokens;
   RowBuilder r{{b, loc}};
@@ -166,7 +164,8 @@ LogicalResult kda::lowerStage(BetaActivationOp op, StageContext &ctx) {
   addDimKey(ctx, "HV", rawType.getDimSize(2));
   ctx.addKey("allow_neg_eigval", op.getAllowNegEigval() ? "1" : "0");
 
-  RowBlockKernel kernel = createRowBlockKernel(args, loc, kBetaRows);
+  RowBlockKernel kernel = createRowBlockKernel(
+      args, loc, kBetaRows, tuningOf(ctx, TunedKernel::betaActivation));
   OpBuilder &b = kernel.builder;
   Value raw = kernel.input, tokens = kernel.tokens;
   RowBuilder r{{b, loc}};

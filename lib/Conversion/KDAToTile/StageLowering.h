@@ -12,6 +12,7 @@
 #include "TileValueBuilder.h"
 
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Target/KernelTuning.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -41,8 +42,11 @@ struct StageContext {
   /// Unique prefix for kernel names.
   std::string kernelPrefix;
   /// Width of K tiles for stages that tile K (the pass's block-k); 0 lets
-  /// each kernel choose (kTileWidth).
+  /// each kernel's tuning choose (kTileWidth).
   int64_t blockK;
+  /// Where the kernels' tiles will live on the GPU; selects the kernel
+  /// tuning (tuningOf).
+  TileMapping mapping;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their
@@ -59,11 +63,16 @@ inline int64_t columnTile(int64_t dim, int64_t max) {
   return std::min<int64_t>(max, llvm::PowerOf2Ceil(static_cast<uint64_t>(dim)));
 }
 
-/// The width of a kernel's K tiles: the pass's block-k, or the kernel's
-/// own default when block-k is 0, at most K rounded up to a power of 2.
-inline int64_t kTileWidth(const StageContext &ctx, int64_t kernelDefault,
+/// The tuning of `kernel` for the mapping its tiles will get.
+inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel) {
+  return getKernelTuning(kernel, ctx.mapping);
+}
+
+/// The width of a kernel's K tiles: the pass's block-k, or the kernel
+/// tuning's when block-k is 0, at most K rounded up to a power of 2.
+inline int64_t kTileWidth(const StageContext &ctx, const KernelTuning &tuning,
                           int64_t k) {
-  return columnTile(k, ctx.blockK > 0 ? ctx.blockK : kernelDefault);
+  return columnTile(k, ctx.blockK > 0 ? ctx.blockK : tuning.blockK);
 }
 
 // One overload per stage op, each adding the stage's kernel to the module
@@ -132,18 +141,6 @@ void addChunkStageKey(StageContext &ctx, const ChunkStageKey &key);
 /// kda.output); fails, with an error on `op`, when K or V is dynamic.
 FailureOr<ChunkStageKey> getColumnStageKey(Operation *op, Value qk, Value v,
                                            int64_t chunk, Value cuSeqlens);
-
-/// How a stage's kernel runs on the GPU (its tile kernel attributes),
-/// chosen by measurement.
-struct KernelTuning {
-  /// Threads per program (tile.num_threads).
-  int64_t numThreads;
-  /// Register limit per thread (tile.max_registers); 0 for none.
-  int64_t maxRegisters = 0;
-  /// Bytes of tiles the kernel's loads may keep live by moving up
-  /// (tile.max_live_bytes); 0 for no bound.
-  int64_t maxLiveBytes = 0;
-};
 
 /// Creates an empty tile kernel `name` with the given argument types and
 /// `tuning`, inserted at the end of `module` (its body holds only a return;

@@ -52,20 +52,6 @@ static int64_t stateTileRows(int64_t k) {
 /// (with 8 warps) 702 us against 602 at the shape above.
 static constexpr int64_t kBV = 32;
 
-/// Threads per state_scan program on the GPU (4 warps; 2 and 8 ran 611
-/// and 836 us against 602 at the shape above).
-static constexpr KernelTuning kStateScanTuning{/*numThreads=*/128};
-
-/// The fused scan-and-output kernel: its loads move up only as far as
-/// 32 KiB of live tiles allow. With the query and gate tiles of K above 128
-/// the program would otherwise need more shared memory than a block may
-/// have (K = 256 only fits with a limit); at the shape above (whole
-/// forward, bf16, on an H200) 32 KiB ran 4.20 ms, 16 KiB 4.32 and no limit
-/// 4.37 (130 KiB of shared memory, one block per SM).
-static constexpr KernelTuning kFusedTuning{kStateScanTuning.numThreads,
-                                           /*maxRegisters=*/0,
-                                           /*maxLiveBytes=*/32 * 1024};
-
 namespace {
 
 /// Everything the kernel body needs: arguments, program coordinates and
@@ -308,7 +294,8 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   ctx.addKey("state_layout", stringifyStateLayout(stage.layout));
 
   func::FuncOp kernel =
-      args.createKernel(fused ? kFusedTuning : kStateScanTuning);
+      args.createKernel(tuningOf(
+          ctx, fused ? TunedKernel::stateScanFused : TunedKernel::stateScan));
   OpBuilder b = kernelBuilder(kernel);
   const int64_t numVTiles = (v + kBV - 1) / kBV;
 

@@ -56,18 +56,18 @@ declareSubChunkArguments(StageContext &ctx, SubChunkOp op,
 struct SubChunkKernelBody : ChunkKernelBody {
   /// The body of the kernel of `op`, whose arguments `args` are those
   /// declareSubChunkArguments declares, with K tiles of the pass's block-k
-  /// or `defaultBlockK` columns (kTileWidth).
+  /// or `tuning`'s columns (kTileWidth).
   template <typename SubChunkOp>
   SubChunkKernelBody(ChunkKernel &kernel, Location loc,
                      const KernelArguments &args, SubChunkOp op,
-                     const StageContext &ctx, int64_t defaultBlockK)
+                     const StageContext &ctx, const KernelTuning &tuning)
       : ChunkKernelBody(kernel, loc) {
     auto qType = cast<RankedTensorType>(op.getQ().getType());
     args.bind(kernel.kernel, q, k, G, beta, aqk, akkd);
     bt = op.getChunkSize();
     numSub = bt / kBC;
     kDim = qType.getDimSize(3);
-    bk = kTileWidth(ctx, defaultBlockK, kDim);
+    bk = kTileWidth(ctx, tuning, kDim);
     ioType = qType.getElementType();
     scale = op.getScale().convertToFloat();
     safeGate = op.getSafeGate();

@@ -32,14 +32,6 @@
 using namespace mlir;
 using namespace mlir::kda;
 
-/// The wy_recompute kernel on the GPU: 4 warps per program, at most 128
-/// registers per thread. At B=1, T=8192, H=HV=96, K=V=128 on an H200 the
-/// kernel ran 488 us with at most 96 registers (ptxas spills 164 bytes),
-/// 424 with 128 (12 bytes), 462 with 144, 458 with 160 and 575 with no
-/// limit (192 registers).
-static constexpr KernelTuning kWYTuning{/*numThreads=*/128,
-                                        /*maxRegisters=*/128};
-
 /// Widest K or V tile of a program: [BT, 64] f32 tiles next to the
 /// [BT, BT] block of M.
 static constexpr int64_t kMaxColumnTile = 64;
@@ -169,7 +161,7 @@ LogicalResult kda::lowerStage(WYRecomputeOp op, StageContext &ctx) {
   addChunkStageKey(ctx, *key);
 
   Location loc = op.getLoc();
-  lowerChunkStage(ctx, loc, args, op.getCuSeqlens(), kWYTuning, key->chunk,
+  lowerChunkStage(ctx, loc, args, op.getCuSeqlens(), tuningOf(ctx, TunedKernel::wyRecompute), key->chunk,
                   [&](ChunkKernel &kernel) {
                     WYRecomputeKernel body(kernel, loc);
                     args.bind(kernel.kernel, body.k, body.v, body.G, body.beta,

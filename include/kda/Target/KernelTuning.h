@@ -1,0 +1,69 @@
+//===- KernelTuning.h - how each kda kernel runs on the GPU -----*- C++ -*-===//
+//
+// The one place where the launch shape of every kernel that KDAToTile builds
+// is chosen: threads per program, register cap, live-tile budget and the
+// width of its K tiles. The stage builders ask for their kernel's tuning
+// here instead of holding numbers of their own; each number was chosen by
+// measurement on an H200, and the comment beside it says what was measured.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KDA_TARGET_KERNELTUNING_H
+#define KDA_TARGET_KERNELTUNING_H
+
+#include <cstdint>
+
+namespace mlir::kda {
+
+/// Where a kernel's tiles will live on the GPU.
+enum class TileMapping {
+  /// Every tile in shared memory (convert-tile-to-gpu).
+  sharedMemory,
+  /// Tiles with #tile.dist layouts in registers (kda-assign-tile-layouts,
+  /// then convert-tile-to-simt).
+  registers,
+};
+
+/// The kernels whose launch shape is tuned.
+enum class TunedKernel {
+  l2norm,
+  betaActivation,
+  /// kda.gate_cumsum computing the gate in the kernel.
+  gate,
+  /// kda.gate_cumsum summing a precomputed gate.
+  gatePrecomputed,
+  /// kda.intra_diag without safe_gate.
+  intraDiagExact,
+  /// kda.intra_diag with safe_gate.
+  intraDiagSafe,
+  interSolve,
+  wyRecompute,
+  /// kda.output with its dots in a scf.for.
+  output,
+  /// kda.output with its 16-bit dots unrolled into one accumulator.
+  outputRegisterDots,
+  stateScan,
+  /// kda.state_scan computing the output (kda-fuse-scan-output).
+  stateScanFused,
+};
+
+/// How one kernel runs on the GPU.
+struct KernelTuning {
+  /// Threads per program (tile.num_threads).
+  int64_t numThreads;
+  /// Register limit per thread (tile.max_registers); 0 for none.
+  int64_t maxRegisters = 0;
+  /// Bytes of tiles the kernel's loads may keep live by moving up
+  /// (tile.max_live_bytes); 0 for no bound.
+  int64_t maxLiveBytes = 0;
+  /// Width of the K tiles of kernels that loop over K in tiles of a chosen
+  /// width (at most K rounded up to a power of 2); 0 for the others.
+  int64_t blockK = 0;
+};
+
+/// The tuning of `kernel` when its tiles get `mapping`.
+KernelTuning getKernelTuning(TunedKernel kernel, TileMapping mapping);
+
+} // namespace mlir::kda
+
+#endif // KDA_TARGET_KERNELTUNING_H

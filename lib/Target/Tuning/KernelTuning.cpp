@@ -1,0 +1,124 @@
+//===- KernelTuning.cpp - how each kda kernel runs on the GPU -------------===//
+//
+// Every number here was chosen by measurement on an H200 (median of CUDA
+// events, the shape given beside it); docs/performance.md has the runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda/Target/KernelTuning.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir::kda;
+
+/// l2norm and beta_activation: 4 warps per program.
+static KernelTuning preprocessTuning() { return {/*numThreads=*/128}; }
+
+/// The gate chunk sum: 4 warps per program. Tiles of 64 columns instead of
+/// 32 ran the precomputed gate 227 -> 205 us and the gate computed in the
+/// kernel 204 -> 222 us (16: 202 -> 234 us), at B=1, T=8192, H=HV=96,
+/// K=128.
+static KernelTuning gateTuning(bool precomputed) {
+  return {/*numThreads=*/128, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
+          /*blockK=*/precomputed ? 64 : 32};
+}
+
+/// intra_diag: 2 warps on the exact path, 1 on the safe_gate path. Fewer
+/// threads per program leave room for more programs per SM, which hide
+/// each other's barriers and loads: at B=1, T=8192, H=HV=96, K=128 the
+/// exact path ran 617 us with 4 warps, 560 with 2 and 648 with 1; the
+/// safe_gate path 470, 429 and 381.
+///
+/// K tiles: with 128 columns, K <= 128 runs in one step on the exact path:
+/// each sub-chunk loads q, k and G once and its pairwise sums run without a
+/// K loop around them (the K loop's copies, waits and barriers cost more
+/// than the wider tiles' shared memory: 740 -> 618 us against tiles of 32).
+/// The safe_gate path stays at 32 (64 ran 471 -> 546 us, 16 467 -> 787).
+static KernelTuning intraDiagTuning(bool safeGate) {
+  if (safeGate)
+    return {/*numThreads=*/32, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
+            /*blockK=*/32};
+  return {/*numThreads=*/64, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
+          /*blockK=*/128};
+}
+
+/// inter_solve (the seed kernel): 2 warps per program, at most 128
+/// registers per thread, at B=1, T=8192, H=HV=96, K=128.
+///
+/// Shared-memory mapping: with 4 warps the kernel ran 790 us (80 registers,
+/// ptxas spilling a few bytes), with 2 warps 716 us (no spill) and with 1
+/// warp 1.05 ms. With 4 warps and no register limit ptxas took 168
+/// registers (3 blocks per SM) and the kernel ran 1.40 ms, with a limit of
+/// 80 0.92 ms. With 2 warps ptxas takes about 110 without a limit; 128
+/// keeps it from growing past 4 blocks' worth of the register file, 96 (no
+/// spill either) ran 729 against 716 us. K tiles of 32 columns: 64 ran 792
+/// -> 917 us, 128 and 16 1.29 ms.
+///
+/// Registers: K tiles of 16 columns (ptxas spills 108 bytes instead of 608
+/// at the 128 cap) ran 0.733 ms against 0.810 with 32 (safe_gate 0.687
+/// against 0.766); on the shared-memory mapping 16 ran 1.207 ms.
+static KernelTuning interSolveTuning(TileMapping mapping) {
+  return {/*numThreads=*/64, /*maxRegisters=*/128, /*maxLiveBytes=*/0,
+          /*blockK=*/mapping == TileMapping::registers ? 16 : 32};
+}
+
+/// wy_recompute: 4 warps per program, at most 128 registers per thread. At
+/// B=1, T=8192, H=HV=96, K=V=128 the kernel ran 488 us with at most 96
+/// registers (ptxas spills 164 bytes), 424 with 128 (12 bytes), 462 with
+/// 144, 458 with 160 and 575 with no limit (192 registers).
+static KernelTuning wyRecomputeTuning() {
+  return {/*numThreads=*/128, /*maxRegisters=*/128};
+}
+
+/// output: 4 warps per program. With every dot in registers the loaded
+/// tiles are what the program's shared memory holds, so the later loads
+/// wait for the first compute rather than hold all six tiles at once, at
+/// most 64 KiB of them (3 blocks per SM instead of 2).
+static KernelTuning outputTuning(bool registerDots) {
+  return {/*numThreads=*/128, /*maxRegisters=*/0,
+          /*maxLiveBytes=*/registerDots ? 64 * 1024 : 0};
+}
+
+/// state_scan: 4 warps per program (2 and 8 ran 611 and 836 us against 602
+/// at B=1, T=8192, H=HV=96, K=V=128).
+///
+/// The fused scan-and-output kernel: its loads move up only as far as 32
+/// KiB of live tiles allow. With the query and gate tiles of K above 128
+/// the program would otherwise need more shared memory than a block may
+/// have (K = 256 only fits with a limit); at the shape above (whole
+/// forward, bf16) 32 KiB ran 4.20 ms, 16 KiB 4.32 and no limit 4.37 (130
+/// KiB of shared memory, one block per SM).
+static KernelTuning stateScanTuning(bool fused) {
+  return {/*numThreads=*/128, /*maxRegisters=*/0,
+          /*maxLiveBytes=*/fused ? 32 * 1024 : 0};
+}
+
+KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
+                                        TileMapping mapping) {
+  switch (kernel) {
+  case TunedKernel::l2norm:
+  case TunedKernel::betaActivation:
+    return preprocessTuning();
+  case TunedKernel::gate:
+    return gateTuning(/*precomputed=*/false);
+  case TunedKernel::gatePrecomputed:
+    return gateTuning(/*precomputed=*/true);
+  case TunedKernel::intraDiagExact:
+    return intraDiagTuning(/*safeGate=*/false);
+  case TunedKernel::intraDiagSafe:
+    return intraDiagTuning(/*safeGate=*/true);
+  case TunedKernel::interSolve:
+    return interSolveTuning(mapping);
+  case TunedKernel::wyRecompute:
+    return wyRecomputeTuning();
+  case TunedKernel::output:
+    return outputTuning(/*registerDots=*/false);
+  case TunedKernel::outputRegisterDots:
+    return outputTuning(/*registerDots=*/true);
+  case TunedKernel::stateScan:
+    return stateScanTuning(/*fused=*/false);
+  case TunedKernel::stateScanFused:
+    return stateScanTuning(/*fused=*/true);
+  }
+  llvm_unreachable("unknown tuned kernel");
+}
