@@ -88,6 +88,31 @@ def ours(bundle, tensors):
     return (float(m.group(1)) if m else float('nan')), M, ok
 
 
+def fla_compiled_info():
+    """The autotuner's choice for fla's kernel and, per compiled variant, its
+    warps, registers per thread and spills (best effort: these are Triton
+    internals, whose names change between versions)."""
+    info = {}
+    tuner = chunk_kda_fwd_kernel_inter_solve_fused
+    if getattr(tuner, 'best_config', None) is not None:
+        info['best_config'] = str(tuner.best_config)
+    try:
+        fn = tuner  # autotuners and heuristics wrap the JIT function
+        while not hasattr(fn, 'device_caches') and hasattr(fn, 'fn'):
+            fn = fn.fn
+        caches = getattr(fn, 'device_caches', {})
+        for entry in caches.values():
+            cache = entry[0] if isinstance(entry, tuple) else entry
+            for kernel in cache.values():
+                info.setdefault('compiled', []).append(dict(
+                    num_warps=getattr(kernel.metadata, 'num_warps', None),
+                    n_regs=getattr(kernel, 'n_regs', None),
+                    n_spills=getattr(kernel, 'n_spills', None)))
+    except Exception as e:  # Triton internals differ: report, do not fail
+        info['error'] = repr(e)
+    return info
+
+
 for safe, name in ((False, 'inter_solve'), (True, 'inter_solve_safe')):
     q, k, G, beta, Aqk, Akkd = make(safe)
     Akk = torch.zeros(B, T, HV, BT, device=dev, dtype=torch.bfloat16)
@@ -97,7 +122,8 @@ for safe, name in ((False, 'inter_solve'), (True, 'inter_solve_safe')):
     Aqk_in = Aqk.clone()
     t_fla = do_bench(lambda: fla_kernel(q, k, G, beta, Aqk_in, Akkd, Akk, safe),
                      warmup=100, rep=500, return_mode='median')
-    results[name] = dict(fla_ms=t_fla, ours={})
+    results[name] = dict(fla_ms=t_fla, fla_kernel=fla_compiled_info(), ours={})
+    print(f'{name}: fla kernel {results[name]["fla_kernel"]}')
     for bundle_dir in bundle_dirs:
         t_ours, M, ok = ours(os.path.join(bundle_dir, name + '.kdab'),
                              {'q': q, 'k': k, 'G': G, 'beta': beta, 'Aqk': Aqk, 'Akkd': Akkd})

@@ -24,10 +24,11 @@ func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16
   return
 }
 // tile.max_registers: the register limit per thread that the GPU path gives
-// ptxas (128 for the kernel's 2 warps, measured on an H200: ptxas alone
-// takes about 110, and the limit keeps it from growing past 4 blocks per
-// SM; InterSolveKernel.cpp has the numbers).
-func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64} {
+// ptxas (128 for the kernel's 2 warps on the shared-memory mapping, 168 on
+// registers); tile.speculate_loads lets kda-hoist-tile-loads issue every
+// load of a K step at its start, out of the sub-chunk branches. Both were
+// measured on an H200: lib/Target/Tuning/KernelTuning.cpp has the numbers.
+func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64, tile.speculate_loads} {
   %cst_0 = arith.constant 1.250000e-01 : f32
   %c48 = arith.constant 48 : index
   %c16 = arith.constant 16 : index

@@ -119,6 +119,16 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     and fit fewer blocks per SM than it would with the later loads issued
     after the first compute.
 
+    With speculation (the `speculate` option, or a kernel's
+    `tile.speculate_loads` attribute), a load that reaches the start of an
+    `scf.if` branch whose operands are defined before the `scf.if` moves
+    above it and on up the enclosing block, and pure scalar ops (the index
+    arithmetic of row offsets) move up first, out of branches too, so that
+    the loads they feed can follow. Loads of a nest of branches that skip
+    sub-chunks past the sequence end then all issue at once instead of one
+    branch's loads after the previous branch's compute. A tile.load masks
+    what lies outside its bounds, so a speculated load never faults.
+
     Loads that were spread over a block then stand next to each other: the
     GPU lowering issues neighbouring loads as one group of asynchronous
     copies, and waits for them only where their data is first used, so one
@@ -142,7 +152,12 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     Option<"maxLiveBytes", "max-live-bytes", "int64_t", /*default=*/"0",
            "Bytes of live tiles above which a load stops moving up past an "
            "op that uses tiles, in kernels without tile.max_live_bytes "
-           "(0: no limit)">
+           "(0: no limit)">,
+    Option<"speculate", "speculate", "bool", /*default=*/"false",
+           "Also move loads, and the index arithmetic they need, out of "
+           "scf.if branches (a tile.load never faults, so one that runs "
+           "where its branch would have been skipped costs only the load), "
+           "in kernels without tile.speculate_loads">
   ];
 }
 

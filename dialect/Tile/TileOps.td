@@ -38,9 +38,10 @@ def Tile_Dialect : Dialect {
     A tile may carry a `#tile.dist` layout (a tensor encoding) that says
     which thread of which warp holds each element, for tiles held in
     registers; `tile.convert_layout` moves a tile between layouts, and
-    `--kda-print-tile-layouts` prints a layout's thread map. No lowering
-    assigns or consumes layouts yet: the kernels of the forward are lowered
-    without them.
+    `--kda-print-tile-layouts` prints a layout's thread map.
+    `--kda-assign-tile-layouts` gives a kernel's tiles layouts and
+    `--convert-tile-to-simt` lowers such a kernel to per-thread code on
+    registers; kernels without layouts take the shared-memory mapping.
   }];
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{
@@ -51,6 +52,9 @@ def Tile_Dialect : Dialect {
     /// Name of the i64 attribute bounding the bytes of tiles that a kernel's
     /// loads may keep live by moving up (kda-hoist-tile-loads).
     static constexpr ::llvm::StringLiteral getMaxLiveBytesAttrName() { return "tile.max_live_bytes"; }
+    /// Name of the unit attribute that lets kda-hoist-tile-loads move a
+    /// kernel's loads out of scf.if branches (speculation).
+    static constexpr ::llvm::StringLiteral getSpeculateLoadsAttrName() { return "tile.speculate_loads"; }
     /// Name of the i64 attribute giving a kernel's register limit per GPU
     /// thread (PTX .maxnreg), unless convert-tile-to-gpu sets one for all.
     static constexpr ::llvm::StringLiteral getMaxRegistersAttrName() { return "tile.max_registers"; }

@@ -59,6 +59,9 @@ struct KernelTuning {
   /// Width of the K tiles of kernels that loop over K in tiles of a chosen
   /// width (at most K rounded up to a power of 2); 0 for the others.
   int64_t blockK = 0;
+  /// Whether the kernel's loads may move out of scf.if branches
+  /// (tile.speculate_loads, kda-hoist-tile-loads).
+  bool speculateLoads = false;
 };
 
 /// The tuning of `kernel` when its tiles get `mapping`.

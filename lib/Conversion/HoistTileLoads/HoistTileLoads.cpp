@@ -137,6 +137,72 @@ Operation *hoistPoint(tile::LoadOp load, int64_t maxLiveBytes) {
   return point;
 }
 
+/// True if `op` may run earlier than it does, even where it would not have
+/// run at all: a pure op without regions that neither uses nor makes tiles
+/// (the index arithmetic of row offsets and bounds).
+bool isSpeculatableScalar(Operation *op) {
+  return isPure(op) && op->getNumRegions() == 0 &&
+         !op->hasTrait<OpTrait::IsTerminator>() && !usesTiles(op) &&
+         llvm::none_of(op->getResultTypes(),
+                       [](Type t) { return isa<ShapedType>(t); });
+}
+
+/// The scf.if whose then-branch `op` is the first op of, if `op`'s operands
+/// are all defined before that scf.if (so `op` may move above it); else
+/// null.
+scf::IfOp enclosingBranchToLeave(Operation *op) {
+  if (op->getPrevNode())
+    return nullptr;
+  auto ifOp = dyn_cast<scf::IfOp>(op->getParentOp());
+  if (!ifOp || op->getParentRegion() != &ifOp.getThenRegion())
+    return nullptr;
+  bool operandsOutside = llvm::all_of(op->getOperands(), [&](Value v) {
+    return !ifOp->isAncestor(v.getParentBlock()->getParentOp());
+  });
+  return operandsOutside ? ifOp : nullptr;
+}
+
+/// Moves the speculatable scalar op `op` to just after the last definition
+/// of its operands: up its block past any op (it is pure), and out of
+/// scf.if then-branches whose condition it does not need.
+void hoistScalar(Operation *op) {
+  while (true) {
+    Operation *point = op;
+    while (Operation *prev = point->getPrevNode()) {
+      if (llvm::any_of(op->getOperands(),
+                       [&](Value v) { return v.getDefiningOp() == prev; }))
+        break;
+      point = prev;
+    }
+    if (point != op)
+      op->moveBefore(point);
+    scf::IfOp ifOp = enclosingBranchToLeave(op);
+    if (!ifOp)
+      return;
+    op->moveBefore(ifOp);
+  }
+}
+
+/// Hoists `load` within its block (hoistPoint) and, with `speculate`, out
+/// of the scf.if then-branches it then starts, repeatedly.
+void hoistLoad(tile::LoadOp load, int64_t maxLiveBytes, bool speculate) {
+  while (true) {
+    Operation *point = hoistPoint(load, maxLiveBytes);
+    if (point != load.getOperation())
+      load->moveBefore(point);
+    if (!speculate)
+      return;
+    scf::IfOp ifOp = enclosingBranchToLeave(load);
+    if (!ifOp)
+      return;
+    // The load becomes live above the scf.if: within the budget only.
+    if (maxLiveBytes > 0 &&
+        liveTileBytesAt(ifOp) + tileBytes(load.getResult()) > maxLiveBytes)
+      return;
+    load->moveBefore(ifOp);
+  }
+}
+
 struct HoistTileLoadsPass
     : kda::impl::HoistTileLoadsPassBase<HoistTileLoadsPass> {
   using HoistTileLoadsPassBase::HoistTileLoadsPassBase;
@@ -148,14 +214,25 @@ struct HoistTileLoadsPass
       if (auto attr = func->getAttrOfType<IntegerAttr>(
               tile::TileDialect::getMaxLiveBytesAttrName()))
         budget = attr.getInt();
+      const bool speculateHere =
+          speculate ||
+          func->hasAttr(tile::TileDialect::getSpeculateLoadsAttrName());
+      if (speculateHere) {
+        // Program order: each op's operands have moved before it does.
+        SmallVector<Operation *> scalars;
+        func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+          if (op->getParentOp() != func.getOperation() &&
+              isSpeculatableScalar(op))
+            scalars.push_back(op);
+        });
+        for (Operation *op : scalars)
+          hoistScalar(op);
+      }
       // Program order: each load lands after the loads hoisted before it.
       SmallVector<tile::LoadOp> loads;
       func.walk([&](tile::LoadOp load) { loads.push_back(load); });
-      for (tile::LoadOp load : loads) {
-        Operation *point = hoistPoint(load, budget);
-        if (point != load.getOperation())
-          load->moveBefore(point);
-      }
+      for (tile::LoadOp load : loads)
+        hoistLoad(load, budget, speculateHere);
     }
   }
 };

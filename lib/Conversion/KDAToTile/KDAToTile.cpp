@@ -46,6 +46,9 @@ func::FuncOp kda::createKernel(ModuleOp module, StringRef name,
   if (tuning.maxLiveBytes)
     kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
                     b.getI64IntegerAttr(tuning.maxLiveBytes));
+  if (tuning.speculateLoads)
+    kernel->setAttr(tile::TileDialect::getSpeculateLoadsAttrName(),
+                    b.getUnitAttr());
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, module.getLoc());

@@ -57,9 +57,19 @@ static KernelTuning intraDiagTuning(bool safeGate) {
 /// Registers: K tiles of 16 columns (ptxas spills 108 bytes instead of 608
 /// at the 128 cap) ran 0.733 ms against 0.810 with 32 (safe_gate 0.687
 /// against 0.766); on the shared-memory mapping 16 ran 1.207 ms.
+///
+/// Loads speculated out of the per-sub-chunk branches (all of a K step's
+/// loads issue at once instead of one sub-chunk's after the previous one's
+/// dots; fla 0.619 / 0.487 ms in the same run): shared memory 0.750 ->
+/// 0.673 ms (safe_gate 0.728 -> 0.646). On registers they need more
+/// registers: at the 128 cap ptxas spills 218 bytes and the kernel slowed
+/// 0.741 -> 0.824 ms; at 168 (no spill, 6 blocks per SM instead of 8) it
+/// ran 0.610 ms (safe_gate 0.575).
 static KernelTuning interSolveTuning(TileMapping mapping) {
-  return {/*numThreads=*/64, /*maxRegisters=*/128, /*maxLiveBytes=*/0,
-          /*blockK=*/mapping == TileMapping::registers ? 16 : 32};
+  const bool registers = mapping == TileMapping::registers;
+  return {/*numThreads=*/64, /*maxRegisters=*/registers ? 168 : 128,
+          /*maxLiveBytes=*/0, /*blockK=*/registers ? 16 : 32,
+          /*speculateLoads=*/true};
 }
 
 /// wy_recompute: 4 warps per program, at most 128 registers per thread. At

@@ -5,16 +5,19 @@
 // Each kernel's launch shape comes from the target's kernel tuning, for the
 // mapping its tiles will get: the inter_solve kernel tiles K by 32 columns
 // on the shared-memory mapping and by 16 on registers (register-layouts);
-// block-k, when set, overrides both. The register cap and thread count are
-// the same on both mappings.
+// block-k, when set, overrides both. On registers its register cap is 168
+// instead of 128 (its speculated loads need them); both mappings speculate
+// its loads out of the sub-chunk branches.
 
 // SHARED: func.func @inter_solve_inter_solve_0
 // SHARED-SAME: tile.max_registers = 128 : i64
 // SHARED-SAME: tile.num_threads = 64 : i64
+// SHARED-SAME: tile.speculate_loads
 // SHARED: tile.load %arg0{{.*}} -> tensor<16x32xbf16>
 // REGS: func.func @inter_solve_inter_solve_0
-// REGS-SAME: tile.max_registers = 128 : i64
+// REGS-SAME: tile.max_registers = 168 : i64
 // REGS-SAME: tile.num_threads = 64 : i64
+// REGS-SAME: tile.speculate_loads
 // REGS: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
 // BLOCKK: tile.load %arg0{{.*}} -> tensor<16x64xbf16>
 

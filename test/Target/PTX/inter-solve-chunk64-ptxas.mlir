@@ -10,15 +10,16 @@
 // them by live range into one shared block (buffers whose lives do not
 // overlap share bytes) keeps it within the 48 KB of static shared memory.
 // Its own register limit (tile.max_registers = 128, PTX .maxnreg 128,
-// with 2 warps per program) leaves ptxas 13.0 room to assemble it without
-// spills, in about 110 registers. Under `kda-translate --max-registers
-// 168`, which overrides every kernel's own limit, it assembles without
-// spills too.
+// with 2 warps per program) holds it to 128 registers; since its loads are
+// speculated out of the sub-chunk branches (tile.speculate_loads), ptxas
+// 13.0 spills a few bytes there at K = 64 (32 bytes stored; none at the
+// K = 128 of the benchmarks, where speculation ran it 10% faster on an
+// H200). Under `kda-translate --max-registers 168`, which overrides every
+// kernel's own limit, it assembles without spills.
 
 // PTX: .maxnreg 128
 // CHECK: Compiling entry function 'inter_solve_inter_solve_0' for 'sm_90'
-// CHECK: 0 bytes spill stores, 0 bytes spill loads
-// CHECK: Used {{([0-9]|[1-9][0-9]|1[01][0-9]|12[0-8])}} registers, used 1 barriers, {{[0-9]+}} bytes smem
+// CHECK: Used {{([0-9]|[1-9][0-9]|1[01][0-9]|12[0-8])}} registers, used 1 barriers, {{.*}}bytes smem
 
 // MAXNREG-PTX: .maxnreg 168
 // MAXNREG: Compiling entry function 'inter_solve_inter_solve_0' for 'sm_90'
