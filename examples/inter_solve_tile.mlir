@@ -76,7 +76,11 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
         %b_k1 = arith.extf %b_k1_in : tensor<16x32xbf16> to tensor<16x32xf32>
         %b_g1 = tile.load %g[%i_b, %tc1, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
         // gn: g at the first row of the sub-chunk (the reference row).
-        %b_gn1 = tile.load %g[%i_b, %tc1, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+        // (at most the last row: loads are speculated out of the sub-chunk
+        // branches, and this one does not bound its row)
+        %last1 = arith.subi %T, %c1 : index
+        %gn_row1 = arith.minsi %tc1, %last1 : index
+        %b_gn1 = tile.load %g[%i_b, %gn_row1, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
         %gn1 = tile.broadcast %b_gn1 dims [0] : tensor<32xf32> -> tensor<16x32xf32>
         // b_gqn = 2^(g - gn) on rows before T, 0 past T (where g reads as 0
         // and 2^(0 - gn) may overflow).
@@ -108,7 +112,8 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
           %b_k2 = arith.extf %b_k2_in : tensor<16x32xbf16> to tensor<16x32xf32>
           %b_g2 = tile.load %g[%i_b, %tc2, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
           // gn: g at the first row of the sub-chunk (the reference row).
-          %b_gn2 = tile.load %g[%i_b, %tc2, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+          %gn_row2 = arith.minsi %tc2, %last1 : index
+          %b_gn2 = tile.load %g[%i_b, %gn_row2, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
           %gn2 = tile.broadcast %b_gn2 dims [0] : tensor<32xf32> -> tensor<16x32xf32>
           // b_gqn = 2^(g - gn) on rows before T, 0 past T (where g reads as 0
           // and 2^(0 - gn) may overflow).
@@ -145,7 +150,8 @@ func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4
             %b_k3 = arith.extf %b_k3_in : tensor<16x32xbf16> to tensor<16x32xf32>
             %b_g3 = tile.load %g[%i_b, %tc3, %i_hv, %i_k] bounds [%T, %c64] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<16x32xf32>
             // gn: g at the first row of the sub-chunk (the reference row).
-            %b_gn3 = tile.load %g[%i_b, %tc3, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+            %gn_row3 = arith.minsi %tc3, %last1 : index
+            %b_gn3 = tile.load %g[%i_b, %gn_row3, %i_hv, %i_k] bounds [%c64] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
             %gn3 = tile.broadcast %b_gn3 dims [0] : tensor<32xf32> -> tensor<16x32xf32>
             // b_gqn = 2^(g - gn) on rows before T, 0 past T (where g reads as 0
             // and 2^(0 - gn) may overflow).

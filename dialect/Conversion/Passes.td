@@ -127,7 +127,11 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     the loads they feed can follow. Loads of a nest of branches that skip
     sub-chunks past the sequence end then all issue at once instead of one
     branch's loads after the previous branch's compute. A tile.load masks
-    what lies outside its bounds, so a speculated load never faults.
+    what lies outside its bounded dimensions; a load stays in its branch
+    when the branch condition tests one of its offsets in a dimension it
+    does not bound. Otherwise the kernel's builder vouches, by asking for
+    speculation, that each unbounded offset is in range wherever the load
+    may move (the inter_solve kernel clamps its one such row offset).
 
     Loads that were spread over a block then stand next to each other: the
     GPU lowering issues neighbouring loads as one group of asynchronous

@@ -183,6 +183,25 @@ void hoistScalar(Operation *op) {
   }
 }
 
+/// True if `load` reads in bounds wherever it runs, as far as `ifOp`'s
+/// condition tells: no offset that the condition tests directly indexes a
+/// dimension the load does not bound. (A tile.load masks only its bounded
+/// dimensions; a branch `row < rows` around a load at `row` of an unbounded
+/// dimension is what keeps that load in bounds.)
+bool mayLeaveBranch(tile::LoadOp load, scf::IfOp ifOp) {
+  Operation *condition = ifOp.getCondition().getDefiningOp();
+  if (!condition)
+    return true;
+  // Without bounds a load masks nothing.
+  ArrayRef<int64_t> bounded =
+      load.getBounds().empty() ? ArrayRef<int64_t>() : load.getDims();
+  for (auto [dim, offset] : llvm::enumerate(load.getIndices()))
+    if (llvm::is_contained(condition->getOperands(), offset) &&
+        !llvm::is_contained(bounded, static_cast<int64_t>(dim)))
+      return false;
+  return true;
+}
+
 /// Hoists `load` within its block (hoistPoint) and, with `speculate`, out
 /// of the scf.if then-branches it then starts, repeatedly.
 void hoistLoad(tile::LoadOp load, int64_t maxLiveBytes, bool speculate) {
@@ -193,7 +212,7 @@ void hoistLoad(tile::LoadOp load, int64_t maxLiveBytes, bool speculate) {
     if (!speculate)
       return;
     scf::IfOp ifOp = enclosingBranchToLeave(load);
-    if (!ifOp)
+    if (!ifOp || !mayLeaveBranch(load, ifOp))
       return;
     // The load becomes live above the scf.if: within the budget only.
     if (maxLiveBytes > 0 &&

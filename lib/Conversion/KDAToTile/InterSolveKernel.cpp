@@ -102,9 +102,16 @@ struct InterSolveKernel : SubChunkKernelBody {
       Value ki = loadRows(k, row, qkHead, col);
       Value gi = loadRows(G, row, head, col);
       // gn: G at the first row of sub-chunk i (columns >= K read as 0).
+      // The row is not a bounded dimension of this load, so it reads at
+      // most the chunk's last row: the kernel's loads are speculated out
+      // of this branch (tile.speculate_loads), and a sub-chunk past the
+      // sequence end would otherwise read past the end of G. The clamp
+      // changes nothing where the branch runs (row < rowEnd).
+      Value lastRow = arith::SubIOp::create(b(), loc(), rowEnd, t.index(1));
+      Value gnAt = arith::MinSIOp::create(b(), loc(), row, lastRow);
       Value gnRow = tile::LoadOp::create(
           b(), loc(), t.tileOf({bk}, t.f32()), G,
-          ValueRange{batch, row, head, col}, ValueRange{t.index(kDim)},
+          ValueRange{batch, gnAt, head, col}, ValueRange{t.index(kDim)},
           b().getDenseI64ArrayAttr({3}), nullptr);
       Value gn = t.broadcast(gnRow, 0, {kBC, bk});
       // 2^(G_i - gn), 0 on rows past the sequence end (where the exponent

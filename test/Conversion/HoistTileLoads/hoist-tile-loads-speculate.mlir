@@ -58,9 +58,31 @@ func.func @nested_branches(%a: memref<?x64xf32>, %b: memref<?x64xf32>, %out: mem
 
 // -----
 
-// A load stays in its branch when an operand is defined in the branch, when
+// A load stays in its branch when the branch condition tests one of its
+// offsets in a dimension the load does not bound (a row past the end would
+// be read out of bounds), when an operand is defined in the branch, when
 // it is not at the start of the then-branch (a store into the buffer it
 // reads comes first), and in an else-branch.
+// CHECK-LABEL: func.func @guarded_offset
+// CHECK: scf.if
+// CHECK-NEXT: tile.load %arg0[%arg2, %c0] bounds [%c16] dims [1]
+func.func @guarded_offset(%a: memref<?x16xf32>, %rows: index, %row: index) -> tensor<16xf32> attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<16xf32>
+  %ok = arith.cmpi slt, %row, %rows : index
+  %r = scf.if %ok -> (tensor<16xf32>) {
+    %x = tile.load %a[%row, %c0] bounds [%c16] dims [1] : memref<?x16xf32> -> tensor<16xf32>
+    scf.yield %x : tensor<16xf32>
+  } else {
+    scf.yield %z : tensor<16xf32>
+  }
+  return %r : tensor<16xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @stays
 // CHECK: scf.if
 // CHECK-NEXT: %[[V:.*]] = memref.load %arg2

@@ -43,8 +43,12 @@
 // CHECK: %[[HAS1:.*]] = arith.cmpi slt, %[[ROW1]], %[[TK]] : index
 // CHECK: scf.if %[[HAS1]] -> (tensor<16x16xf32>, {{.*}}) {
 // CHECK: tile.load %[[KQ]][%[[BATCH]], %[[ROW1]], %[[H]], %[[COL]]]
-// gn: G at the first row of the sub-chunk, one K-tile row.
-// CHECK: %[[GN:.*]] = tile.load %[[KG]][%[[BATCH]], %[[ROW1]], %[[HV]], %[[COL]]] bounds [%{{.*}}] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
+// gn: G at the first row of the sub-chunk, one K-tile row (its row, which
+// the load does not bound, clamped to the last row: the kernel's loads are
+// speculated out of these branches).
+// CHECK: %[[LAST:.*]] = arith.subi %[[TK]], %{{.*}} : index
+// CHECK: %[[GNROW:.*]] = arith.minsi %[[ROW1]], %[[LAST]] : index
+// CHECK: %[[GN:.*]] = tile.load %[[KG]][%[[BATCH]], %[[GNROW]], %[[HV]], %[[COL]]] bounds [%{{.*}}] dims [3] : memref<?x?x4x64xf32> -> tensor<32xf32>
 // CHECK: %[[GNB:.*]] = tile.broadcast %[[GN]] dims [0] : tensor<32xf32> -> tensor<16x32xf32>
 // Rows past the end get 0 instead of 2^(G - gn).
 // CHECK: tile.iota dim 0 : tensor<16x32xi32>
