@@ -159,9 +159,10 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
            "(0: no limit)">,
     Option<"speculate", "speculate", "bool", /*default=*/"false",
            "Also move loads, and the index arithmetic they need, out of "
-           "scf.if branches (a tile.load never faults, so one that runs "
-           "where its branch would have been skipped costs only the load), "
-           "in kernels without tile.speculate_loads">
+           "scf.if branches, unless the branch condition tests an offset "
+           "the load does not bound; the kernel must keep its other "
+           "unbounded offsets in range (in kernels without "
+           "tile.speculate_loads)">
   ];
 }
 
