@@ -87,10 +87,12 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "Width of the K tiles of the gate, intra_diag and inter_solve "
            "kernels (0: each kernel's own, from the target's kernel "
            "tuning)">,
-    Option<"registerLayouts", "register-layouts", "bool", /*default=*/"false",
-           "The kernels will run on registers (kda-assign-tile-layouts): "
-           "take the register mapping's kernel tuning instead of the "
-           "shared-memory mapping's">
+    Option<"mapping", "mapping", "std::string", /*default=*/"\"tuned\"",
+           "Where the kernels' tiles will live on the GPU, which selects "
+           "their tuning: 'tuned' (each kernel where the target's tuning "
+           "runs it fastest; kernels tuned for registers get "
+           "'tile.register_tiles'), 'registers' (every kernel, for "
+           "kda-assign-tile-layouts) or 'shared-memory'">
   ];
 }
 
@@ -276,7 +278,10 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
            "A remark per kernel: on registers, or why not">,
     Option<"onlyRecurrences", "only-recurrences", "bool", /*default=*/"false",
            "Place only kernels whose warps go along N: those where a dot's "
-           "B operand is computed from a dot's result (recurrences)">
+           "B operand is computed from a dot's result (recurrences)">,
+    Option<"onlyRequested", "only-requested", "bool", /*default=*/"false",
+           "Place only kernels that carry 'tile.register_tiles' (those the "
+           "target's kernel tuning runs on registers)">
   ];
 }
 

@@ -55,6 +55,10 @@ def Tile_Dialect : Dialect {
     /// Name of the unit attribute that lets kda-hoist-tile-loads move a
     /// kernel's loads out of scf.if branches (speculation).
     static constexpr ::llvm::StringLiteral getSpeculateLoadsAttrName() { return "tile.speculate_loads"; }
+    /// Name of the unit attribute by which the target's kernel tuning asks
+    /// for a kernel's tiles in registers (kda-assign-tile-layouts with
+    /// only-requested gives layouts to such kernels only).
+    static constexpr ::llvm::StringLiteral getRegisterTilesAttrName() { return "tile.register_tiles"; }
     /// Name of the i64 attribute giving a kernel's register limit per GPU
     /// thread (PTX .maxnreg), unless convert-tile-to-gpu sets one for all.
     static constexpr ::llvm::StringLiteral getMaxRegistersAttrName() { return "tile.max_registers"; }

@@ -16,28 +16,55 @@
 using namespace mlir;
 using namespace mlir::kda;
 
-/// kda ops to tile kernels, then to linalg on tensors; kernels with
-/// register tiles become per-thread code first when `registerTiles` is set
-/// (the GPU), and lose their layouts otherwise.
+/// Which kernels run on registers (kda-assign-tile-layouts, then
+/// convert-tile-to-simt) on the GPU.
+enum class RegisterKernels {
+  /// None: every kernel on the shared-memory mapping (and the CPU path).
+  none,
+  /// Those whose target tuning prefers registers (the default).
+  tuned,
+  /// The recurrences (the state scan).
+  recurrences,
+  /// Every kernel that can.
+  all,
+};
+
+/// kda ops to tile kernels, then to linalg on tensors; the kernels that
+/// `kernels` names become per-thread code on registers first (the GPU), the
+/// others, and kernels written with layouts when `kernels` is none, lose
+/// their layouts. `cpu` builds the tile programs of the default GPU mapping,
+/// for the CPU.
 static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
-                                       bool registerTiles, bool assignLayouts,
-                                       bool registerRecurrences, bool prefetch,
-                                       int64_t numThreads) {
+                                       RegisterKernels kernels, bool cpu,
+                                       bool prefetch, int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
   if (fuseScanOutput)
     pm.addPass(createFuseScanOutputPass());
-  // Kernels that will get layouts take the register mapping's tuning.
+  // Each kernel takes the tuning of the mapping its tiles will get.
   ConvertKDAToTilePassOptions toTile;
-  toTile.registerLayouts = registerTiles && assignLayouts;
+  switch (kernels) {
+  case RegisterKernels::none:
+  case RegisterKernels::recurrences:
+    toTile.mapping = cpu ? "tuned" : "shared-memory";
+    break;
+  case RegisterKernels::tuned:
+    toTile.mapping = "tuned";
+    break;
+  case RegisterKernels::all:
+    toTile.mapping = "registers";
+    break;
+  }
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createHoistTileLoadsPass());
-  if (registerTiles && (assignLayouts || registerRecurrences))
-    pm.addPass(createAssignTileLayoutsPass(
-        {numThreads, /*remarks=*/false,
-         /*onlyRecurrences=*/!assignLayouts && registerRecurrences}));
-  if (registerTiles)
+  if (kernels != RegisterKernels::none) {
+    AssignTileLayoutsPassOptions assign;
+    assign.numThreadsDefault = numThreads;
+    assign.onlyRecurrences = kernels == RegisterKernels::recurrences;
+    assign.onlyRequested = kernels == RegisterKernels::tuned;
+    pm.addPass(createAssignTileLayoutsPass(assign));
     pm.addPass(createConvertTileToSIMTPass({numThreads, prefetch}));
+  }
   pm.addPass(createDropTileLayoutsPass());
   pm.addPass(createConvertTileToLinalgPass());
   pm.addPass(createCanonicalizerPass());
@@ -46,18 +73,22 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
 
 void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
                                    const KDAPipelineOptions &options) {
-  buildTileAndLinalgPipeline(pm, options.fuseScanOutput,
-                             /*registerTiles=*/false,
-                             /*assignLayouts=*/false,
-                             /*registerRecurrences=*/false, /*prefetch=*/false,
+  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, RegisterKernels::none,
+                             /*cpu=*/true, /*prefetch=*/false,
                              /*numThreads=*/0);
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
-  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, options.registerTiles,
-                             options.assignLayouts,
-                             options.registerRecurrences, options.prefetch,
+  RegisterKernels kernels = RegisterKernels::tuned;
+  if (!options.registerTiles)
+    kernels = RegisterKernels::none;
+  else if (options.assignLayouts)
+    kernels = RegisterKernels::all;
+  else if (options.registerRecurrences)
+    kernels = RegisterKernels::recurrences;
+  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, kernels,
+                             /*cpu=*/false, options.prefetch,
                              options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(

@@ -41,8 +41,10 @@ static llvm::cl::opt<int64_t> maxRegistersOption(
 
 static llvm::cl::opt<bool> noRegisterTilesOption(
     "no-register-tiles",
-    llvm::cl::desc("Run kernels written with register layouts (#tile.dist) "
-                   "on the shared-memory mapping instead of in registers"),
+    llvm::cl::desc("Run every kernel on the shared-memory mapping: those "
+                   "written with register layouts (#tile.dist) and those "
+                   "the target's kernel tuning runs on registers (the seed "
+                   "kernel, inter_solve) too"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> assignLayoutsOption(
@@ -54,8 +56,8 @@ static llvm::cl::opt<bool> assignLayoutsOption(
 static llvm::cl::opt<bool> registerRecurrencesOption(
     "register-recurrences",
     llvm::cl::desc("Run the recurrence kernels (the state scan) on registers "
-                   "with assigned layouts, the others on the shared-memory "
-                   "mapping"),
+                   "with assigned layouts, the others (inter_solve too) on "
+                   "the shared-memory mapping"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> prefetchOption(

@@ -57,10 +57,11 @@ struct KDAToPTXPipelineOptions
       llvm::cl::init(0)};
   PassOptions::Option<bool> registerTiles{
       *this, "register-tiles",
-      llvm::cl::desc("Lower kernels whose tiles carry #tile.dist layouts to "
-                     "per-thread code on registers (convert-tile-to-simt); "
-                     "false: drop the layouts and use the shared-memory "
-                     "mapping"),
+      llvm::cl::desc("Run on registers (convert-tile-to-simt) the kernels "
+                     "whose tiles carry #tile.dist layouts, and by default "
+                     "give layouts to those the target's kernel tuning "
+                     "runs on registers (the seed kernel, inter_solve); "
+                     "false: every kernel on the shared-memory mapping"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> assignLayouts{
       *this, "assign-layouts",

@@ -36,7 +36,13 @@ enum class TunedKernel {
   intraDiagExact,
   /// kda.intra_diag with safe_gate.
   intraDiagSafe,
+  /// kda.inter_solve without safe_gate.
   interSolve,
+  /// kda.inter_solve with safe_gate.
+  interSolveSafe,
+  /// kda.inter_solve with its merge at ieee precision (fp32 FMA loops,
+  /// which have no register lowering).
+  interSolveIEEEMerge,
   wyRecompute,
   /// kda.output with its dots in a scf.for.
   output,
@@ -62,10 +68,28 @@ struct KernelTuning {
   /// Whether the kernel's loads may move out of scf.if branches
   /// (tile.speculate_loads, kda-hoist-tile-loads).
   bool speculateLoads = false;
+  /// The mapping this tuning is for; a kernel tuned for registers asks for
+  /// them (tile.register_tiles).
+  TileMapping mapping = TileMapping::sharedMemory;
 };
 
 /// The tuning of `kernel` when its tiles get `mapping`.
 KernelTuning getKernelTuning(TunedKernel kernel, TileMapping mapping);
+
+/// What, besides the kernel, decides which mapping runs it fastest: traits
+/// of its buffers' shapes as compiled.
+struct KernelShape {
+  /// The batch dimension is static and 1 (B = 1, or varlen).
+  bool singleBatch = false;
+  /// The head counts are static.
+  bool staticHeads = false;
+  /// Sequences of their own lengths (cu_seqlens).
+  bool varlen = false;
+};
+
+/// The mapping that runs `kernel` of shape `shape` fastest, by measurement:
+/// the one the default pipeline gives it.
+TileMapping getPreferredMapping(TunedKernel kernel, const KernelShape &shape);
 
 } // namespace mlir::kda
 

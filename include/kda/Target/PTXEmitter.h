@@ -24,11 +24,12 @@ struct PTXEmitterOptions {
   /// to ptxas.
   int64_t maxRegisters = 0;
   /// Kernels whose tiles carry #tile.dist layouts run on registers
-  /// (convert-tile-to-simt); when false they lose their layouts and run on
-  /// the shared-memory mapping like the others.
+  /// (convert-tile-to-simt), and those the target's kernel tuning runs on
+  /// registers get layouts first; when false every kernel runs on the
+  /// shared-memory mapping.
   bool registerTiles = true;
-  /// Kernels without layouts that can run on registers get layouts first
-  /// (kda-assign-tile-layouts).
+  /// Every kernel without layouts that can run on registers gets layouts
+  /// first (kda-assign-tile-layouts).
   bool assignLayouts = false;
   /// Only the recurrence kernels (the state scan) get layouts and run on
   /// registers (kda-assign-tile-layouts only-recurrences).

@@ -685,6 +685,15 @@ struct AssignTileLayoutsPass
               << numThreads << ") is not a whole number of warps";
         continue;
       }
+      if (onlyRequested &&
+          !kernel->hasAttr(tile::TileDialect::getRegisterTilesAttrName())) {
+        if (remarks)
+          kernel.emitRemark() << "@" << kernel.getName()
+                              << " stays on the shared-memory mapping: its "
+                                 "tuning does not ask for registers "
+                                 "(only-requested)";
+        continue;
+      }
       if (onlyRecurrences &&
           !splitsWarpsAlongColumns(kernel, numThreads / kWarpSize)) {
         if (remarks)

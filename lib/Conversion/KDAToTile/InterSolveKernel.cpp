@@ -282,7 +282,14 @@ LogicalResult kda::lowerStage(InterSolveOp op, StageContext &ctx) {
   ctx.addKey("precision", stringifySolvePrecision(op.getPrecision()));
 
   Location loc = op.getLoc();
-  const KernelTuning tuning = tuningOf(ctx, TunedKernel::interSolve);
+  TunedKernel tuned = op.getSafeGate() ? TunedKernel::interSolveSafe
+                                       : TunedKernel::interSolve;
+  if (op.getPrecision() == SolvePrecision::ieee)
+    tuned = TunedKernel::interSolveIEEEMerge;
+  const KernelTuning tuning =
+      tuningOf(ctx, tuned,
+               getKernelShape({op.getQ(), op.getG(), op.getAqkOut()},
+                              op.getCuSeqlens()));
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
                     InterSolveKernel body(kernel, loc, *args, op, ctx, tuning);

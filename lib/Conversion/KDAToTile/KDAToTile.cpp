@@ -49,6 +49,9 @@ func::FuncOp kda::createKernel(ModuleOp module, StringRef name,
   if (tuning.speculateLoads)
     kernel->setAttr(tile::TileDialect::getSpeculateLoadsAttrName(),
                     b.getUnitAttr());
+  if (tuning.mapping == TileMapping::registers)
+    kernel->setAttr(tile::TileDialect::getRegisterTilesAttrName(),
+                    b.getUnitAttr());
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, module.getLoc());
@@ -95,6 +98,17 @@ ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
                                          result.start, result.end);
   }
   return result;
+}
+
+KernelShape kda::getKernelShape(ArrayRef<Value> tensors, Value cuSeqlens) {
+  KernelShape shape{/*singleBatch=*/true, /*staticHeads=*/true,
+                    /*varlen=*/static_cast<bool>(cuSeqlens)};
+  for (Value tensor : tensors) {
+    auto type = cast<ShapedType>(tensor.getType());
+    shape.singleBatch &= type.getDimSize(0) == 1;
+    shape.staticHeads &= type.getRank() < 3 || !type.isDynamicDim(2);
+  }
+  return shape;
 }
 
 Value kda::headCount(OpBuilder &b, Location loc, Value buffer) {
@@ -274,6 +288,18 @@ struct ConvertKDAToTilePass
           << static_cast<int64_t>(blockK);
       return signalPassFailure();
     }
+    if (mapping == "tuned")
+      forcedMapping = std::nullopt;
+    else if (mapping == "registers")
+      forcedMapping = TileMapping::registers;
+    else if (mapping == "shared-memory")
+      forcedMapping = TileMapping::sharedMemory;
+    else {
+      mlir::emitError(module.getLoc())
+          << "mapping must be 'tuned', 'registers' or 'shared-memory', got '"
+          << mapping << "'";
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> functions;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && isKDAFunction(func))
@@ -282,6 +308,10 @@ struct ConvertKDAToTilePass
       if (failed(convertFunction(module, func)))
         return signalPassFailure();
   }
+
+  /// The `mapping` option: every kernel's mapping, or none when the kernel
+  /// tuning chooses each kernel's.
+  std::optional<TileMapping> forcedMapping;
 
   LogicalResult convertFunction(ModuleOp module, func::FuncOp func) {
     if (!func.getBody().hasOneBlock())
@@ -435,8 +465,7 @@ struct ConvertKDAToTilePass
                         "_" + Twine(counter++))
                            .str(),
                        blockK,
-                       registerLayouts ? TileMapping::registers
-                                       : TileMapping::sharedMemory,
+                       forcedMapping,
                        describe,
                        addKey};
       LogicalResult result =

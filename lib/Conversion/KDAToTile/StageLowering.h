@@ -44,9 +44,10 @@ struct StageContext {
   /// Width of K tiles for stages that tile K (the pass's block-k); 0 lets
   /// each kernel's tuning choose (kTileWidth).
   int64_t blockK;
-  /// Where the kernels' tiles will live on the GPU; selects the kernel
-  /// tuning (tuningOf).
-  TileMapping mapping;
+  /// Where every kernel's tiles will live on the GPU, or none when each
+  /// kernel takes the mapping its tuning prefers; selects the kernel tuning
+  /// (tuningOf).
+  std::optional<TileMapping> mapping;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their
@@ -63,10 +64,18 @@ inline int64_t columnTile(int64_t dim, int64_t max) {
   return std::min<int64_t>(max, llvm::PowerOf2Ceil(static_cast<uint64_t>(dim)));
 }
 
-/// The tuning of `kernel` for the mapping its tiles will get.
-inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel) {
-  return getKernelTuning(kernel, ctx.mapping);
+/// The tuning of `kernel`, whose buffers have the shape traits `shape`, for
+/// the mapping its tiles will get: the pass's or, by default, the one the
+/// target's tuning prefers for it.
+inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
+                             const KernelShape &shape = {}) {
+  return getKernelTuning(
+      kernel, ctx.mapping.value_or(getPreferredMapping(kernel, shape)));
 }
+
+/// The shape traits of a kernel whose [B, T, heads, ...] buffers include
+/// those of `tensors`, varlen when `cuSeqlens` is set.
+KernelShape getKernelShape(ArrayRef<Value> tensors, Value cuSeqlens);
 
 /// The width of a kernel's K tiles: the pass's block-k, or the kernel
 /// tuning's when block-k is 0, at most K rounded up to a power of 2.

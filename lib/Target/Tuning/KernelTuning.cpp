@@ -103,8 +103,8 @@ static KernelTuning stateScanTuning(bool fused) {
           /*maxLiveBytes=*/fused ? 32 * 1024 : 0};
 }
 
-KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
-                                        TileMapping mapping) {
+/// The tuning of `kernel` for `mapping`, without the mapping recorded.
+static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
   switch (kernel) {
   case TunedKernel::l2norm:
   case TunedKernel::betaActivation:
@@ -118,6 +118,8 @@ KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
   case TunedKernel::intraDiagSafe:
     return intraDiagTuning(/*safeGate=*/true);
   case TunedKernel::interSolve:
+  case TunedKernel::interSolveSafe:
+  case TunedKernel::interSolveIEEEMerge:
     return interSolveTuning(mapping);
   case TunedKernel::wyRecompute:
     return wyRecomputeTuning();
@@ -131,4 +133,45 @@ KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
     return stateScanTuning(/*fused=*/true);
   }
   llvm_unreachable("unknown tuned kernel");
+}
+
+KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
+                                        TileMapping mapping) {
+  KernelTuning tuning = tuningFor(kernel, mapping);
+  tuning.mapping = mapping;
+  return tuning;
+}
+
+/// Only the seed kernel with safe_gate runs faster on registers today, and
+/// only with a static batch of 1, static head counts and fixed lengths.
+/// The measurements (H200, T=8192, H=HV=96, K=128, bf16; docs/performance.md,
+/// 2026-12-03):
+///  - B=1 (static): 0.583 ms on registers against 0.643 on shared memory
+///    with safe_gate (fla 0.484), but 0.698 against 0.679 without (fla
+///    0.617); caps of 176 to 192 registers ran both 0.69-0.74 ms.
+///  - Varlen, safe_gate (FlashKDA's flags, B=1): the forward's inter_solve
+///    ran 0.756 ms on registers against 0.661 (ptxas spills 88 bytes at the
+///    cap of 168 there).
+///  - A dynamic batch, as in the forward's bundles: ptxas needs 243
+///    registers instead of 196 and spills 236 bytes at 168; the forward's
+///    inter_solve ran 1.09 ms on registers against 0.697 (whole forward
+///    3.29 against 2.91 ms).
+///  - Dynamic head counts make the head stride dynamic, which register
+///    tiles cannot address with one pointer per thread.
+///  - The merge at ieee precision has no register lowering
+///    (kda-assign-tile-layouts would leave it on shared memory with the
+///    register mapping's K tiles of 16, which slow it down).
+/// The state scan on registers (--register-recurrences) ran the forward
+/// 3.114 against 2.994 ms (2026-12-02); the other kernels have no register
+/// version that wins yet.
+TileMapping mlir::kda::getPreferredMapping(TunedKernel kernel,
+                                           const KernelShape &shape) {
+  switch (kernel) {
+  case TunedKernel::interSolveSafe:
+    return shape.singleBatch && shape.staticHeads && !shape.varlen
+               ? TileMapping::registers
+               : TileMapping::sharedMemory;
+  default:
+    return TileMapping::sharedMemory;
+  }
 }

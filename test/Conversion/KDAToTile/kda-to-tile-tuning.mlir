@@ -1,29 +1,69 @@
-// RUN: kda-opt %s --convert-kda-to-tile | FileCheck %s --check-prefix=SHARED
-// RUN: kda-opt %s --convert-kda-to-tile=register-layouts=1 | FileCheck %s --check-prefix=REGS
-// RUN: kda-opt %s --convert-kda-to-tile="register-layouts=1 block-k=64" | FileCheck %s --check-prefix=BLOCKK
+// RUN: kda-opt %s --convert-kda-to-tile | FileCheck %s --check-prefix=TUNED
+// RUN: kda-opt %s --convert-kda-to-tile=mapping=shared-memory | FileCheck %s --check-prefix=SHARED
+// RUN: kda-opt %s --convert-kda-to-tile=mapping=registers | FileCheck %s --check-prefix=REGS
+// RUN: kda-opt %s --convert-kda-to-tile="mapping=registers block-k=64" | FileCheck %s --check-prefix=BLOCKK
+// RUN: not kda-opt %s --convert-kda-to-tile=mapping=simt 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Each kernel's launch shape comes from the target's kernel tuning, for the
-// mapping its tiles will get: the inter_solve kernel tiles K by 32 columns
-// on the shared-memory mapping and by 16 on registers (register-layouts);
-// block-k, when set, overrides both. On registers its register cap is 168
-// instead of 128 (its speculated loads need them); both mappings speculate
-// its loads out of the sub-chunk branches.
+// mapping its tiles will get. By default (mapping=tuned) each kernel takes
+// the mapping the tuning prefers for it and its shapes: registers only for
+// inter_solve with safe_gate, a static batch of 1, static head counts and
+// fixed lengths (it asks for them with tile.register_tiles); shared memory
+// for inter_solve without safe_gate, with a dynamic batch or varlen, and
+// for every other kernel. The inter_solve kernel tiles K by 32 columns on
+// the shared-memory mapping and by 16 on registers; block-k, when set,
+// overrides both. On registers its register cap is 168 instead of 128
+// (its speculated loads need them); both mappings speculate its loads out
+// of the sub-chunk branches.
 
-// SHARED: func.func @inter_solve_inter_solve_0
+// TUNED-LABEL: func.func @exact_inter_solve_0
+// TUNED-SAME: tile.max_registers = 128 : i64
+// TUNED-SAME: tile.num_threads = 64 : i64
+// TUNED-NOT: tile.register_tiles
+// TUNED-SAME: tile.speculate_loads
+// TUNED: tile.load %arg0{{.*}} -> tensor<16x32xbf16>
+// TUNED-LABEL: func.func @safe_inter_solve_0
+// TUNED-SAME: tile.max_registers = 168 : i64
+// TUNED-SAME: tile.num_threads = 64 : i64
+// TUNED-SAME: tile.register_tiles
+// TUNED-SAME: tile.speculate_loads
+// TUNED: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
+// TUNED-LABEL: func.func @safe_dynamic_batch_inter_solve_0
+// TUNED-SAME: tile.max_registers = 128 : i64
+// TUNED-NOT: tile.register_tiles
+// TUNED-SAME: tile.speculate_loads
+// TUNED-LABEL: func.func @safe_varlen_inter_solve_0
+// TUNED-SAME: tile.max_registers = 128 : i64
+// TUNED-NOT: tile.register_tiles
+// TUNED-SAME: tile.speculate_loads
+// TUNED-LABEL: func.func @gate_gate_cumsum_0
+// TUNED-NOT: tile.register_tiles
+// TUNED-SAME: {
+
+// SHARED-LABEL: func.func @safe_inter_solve_0
 // SHARED-SAME: tile.max_registers = 128 : i64
 // SHARED-SAME: tile.num_threads = 64 : i64
+// SHARED-NOT: tile.register_tiles
 // SHARED-SAME: tile.speculate_loads
 // SHARED: tile.load %arg0{{.*}} -> tensor<16x32xbf16>
-// REGS: func.func @inter_solve_inter_solve_0
+
+// REGS-LABEL: func.func @exact_inter_solve_0
 // REGS-SAME: tile.max_registers = 168 : i64
 // REGS-SAME: tile.num_threads = 64 : i64
+// REGS-SAME: tile.register_tiles
 // REGS-SAME: tile.speculate_loads
 // REGS: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
+// REGS-LABEL: func.func @gate_gate_cumsum_0
+// REGS-SAME: tile.register_tiles
+
+// BLOCKK-LABEL: func.func @exact_inter_solve_0
 // BLOCKK: tile.load %arg0{{.*}} -> tensor<16x64xbf16>
 
-func.func @inter_solve(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
-                       %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>,
-                       %Aqk: tensor<1x?x4x64xbf16>, %Akkd: tensor<1x?x4x16xf32>)
+// BAD: error: mapping must be 'tuned', 'registers' or 'shared-memory', got 'simt'
+
+func.func @exact(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
+                 %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>,
+                 %Aqk: tensor<1x?x4x64xbf16>, %Akkd: tensor<1x?x4x16xf32>)
     -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>) {
   %Aqk_out, %M = kda.inter_solve %q, %k, %G, %beta, %Aqk, %Akkd
       {scale = 0.0883883461 : f32, precision = #kda<precision tf32>}
@@ -31,4 +71,46 @@ func.func @inter_solve(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
          tensor<1x?x4xf32>, tensor<1x?x4x64xbf16>, tensor<1x?x4x16xf32>)
       -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>)
   return %Aqk_out, %M : tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>
+}
+
+func.func @safe(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
+                %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>,
+                %Aqk: tensor<1x?x4x64xbf16>, %Akkd: tensor<1x?x4x16xf32>)
+    -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>) {
+  %Aqk_out, %M = kda.inter_solve %q, %k, %G, %beta, %Aqk, %Akkd
+      {scale = 0.0883883461 : f32, safe_gate}
+      : (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xf32>,
+         tensor<1x?x4xf32>, tensor<1x?x4x64xbf16>, tensor<1x?x4x16xf32>)
+      -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>)
+  return %Aqk_out, %M : tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>
+}
+
+func.func @safe_dynamic_batch(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xbf16>,
+                              %G: tensor<?x?x4x128xf32>, %beta: tensor<?x?x4xf32>,
+                              %Aqk: tensor<?x?x4x64xbf16>, %Akkd: tensor<?x?x4x16xf32>)
+    -> (tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>) {
+  %Aqk_out, %M = kda.inter_solve %q, %k, %G, %beta, %Aqk, %Akkd
+      {scale = 0.0883883461 : f32, safe_gate}
+      : (tensor<?x?x4x128xbf16>, tensor<?x?x4x128xbf16>, tensor<?x?x4x128xf32>,
+         tensor<?x?x4xf32>, tensor<?x?x4x64xbf16>, tensor<?x?x4x16xf32>)
+      -> (tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>)
+  return %Aqk_out, %M : tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>
+}
+
+func.func @safe_varlen(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
+                       %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>,
+                       %Aqk: tensor<1x?x4x64xbf16>, %Akkd: tensor<1x?x4x16xf32>,
+                       %cu: tensor<?xi64>)
+    -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>) {
+  %Aqk_out, %M = kda.inter_solve %q, %k, %G, %beta, %Aqk, %Akkd cu_seqlens %cu
+      {scale = 0.0883883461 : f32, safe_gate}
+      : (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xf32>,
+         tensor<1x?x4xf32>, tensor<1x?x4x64xbf16>, tensor<1x?x4x16xf32>, tensor<?xi64>)
+      -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>)
+  return %Aqk_out, %M : tensor<1x?x4x64xbf16>, tensor<1x?x4x64xbf16>
+}
+
+func.func @gate(%g: tensor<1x?x4x128xf32>) -> tensor<1x?x4x128xf32> {
+  %G = kda.gate_cumsum %g : (tensor<1x?x4x128xf32>) -> tensor<1x?x4x128xf32>
+  return %G : tensor<1x?x4x128xf32>
 }
