@@ -448,16 +448,20 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
 
 def ConvertGPUExp2ToIntrinsicPass
     : Pass<"convert-gpu-exp2-to-intrinsic", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Lower scalar f32 math.exp2 in GPU kernels to ex2.approx.ftz";
+  let summary = "Lower f32 math.exp2 in GPU kernels to ex2.approx.ftz";
   let description = [{
-    Replaces every scalar `f32` `math.exp2` inside a `gpu.module` by a call
-    of the NVVM intrinsic `llvm.nvvm.ex2.approx.ftz`, one
+    Replaces every `f32` `math.exp2` inside a `gpu.module` by a call of the
+    NVVM intrinsic `llvm.nvvm.ex2.approx.ftz`, and every one on a 1-D
+    vector of `f32` (the register mapping's per-thread values) by one call
+    per element, so that both GPU mappings compute the same function. One
+    call is one
     `ex2.approx.ftz.f32` instruction (one `MUFU.EX2`; 2 ulp like
     `ex2.approx.f32`, whose subnormal results below 2^-126 it flushes to 0,
     saving a compare and two multiplies per call). Without this pass
     `convert-gpu-to-nvvm` turns it into a call of libdevice's `__nv_exp2f`
     (`ex2.approx.f32`), which makes the kernel need libdevice, and so a
-    CUDA toolkit, at compile time. Other types are left to libdevice.
+    CUDA toolkit, at compile time; vectors would become `ex2.approx.f32`
+    (with its subnormal handling). Other types are left to libdevice.
 
     Example:
 
@@ -465,9 +469,19 @@ def ConvertGPUExp2ToIntrinsicPass
     %e = math.exp2 %x : f32
     // becomes
     %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz"(%x) : (f32) -> f32
+
+    %v = math.exp2 %w : vector<2xf32>
+    // becomes
+    %0 = vector.extract %w[0] : f32 from vector<2xf32>
+    %1 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz"(%0) : (f32) -> f32
+    %2 = vector.insert %1, %w [0] : f32 into vector<2xf32>
+    %3 = vector.extract %w[1] : f32 from vector<2xf32>
+    %4 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz"(%3) : (f32) -> f32
+    %v = vector.insert %4, %2 [1] : f32 into vector<2xf32>
     ```
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def PrintTileLayoutsPass : Pass<"kda-print-tile-layouts"> {
