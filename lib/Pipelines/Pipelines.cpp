@@ -29,31 +29,20 @@ enum class RegisterKernels {
   all,
 };
 
-/// kda ops to tile kernels, then to linalg on tensors; the kernels that
-/// `kernels` names become per-thread code on registers first (the GPU), the
-/// others, and kernels written with layouts when `kernels` is none, lose
-/// their layouts. `cpu` builds the tile programs of the default GPU mapping,
-/// for the CPU.
+/// kda ops to tile kernels, then to linalg on tensors. `mapping` is
+/// convert-kda-to-tile's: the mapping whose tuning each kernel takes. The
+/// kernels that `kernels` names become per-thread code on registers first
+/// (the GPU); the others, and kernels written with layouts when `kernels`
+/// is none, lose their layouts.
 static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
-                                       RegisterKernels kernels, bool cpu,
-                                       bool prefetch, int64_t numThreads) {
+                                       StringRef mapping,
+                                       RegisterKernels kernels, bool prefetch,
+                                       int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
   if (fuseScanOutput)
     pm.addPass(createFuseScanOutputPass());
-  // Each kernel takes the tuning of the mapping its tiles will get.
   ConvertKDAToTilePassOptions toTile;
-  switch (kernels) {
-  case RegisterKernels::none:
-  case RegisterKernels::recurrences:
-    toTile.mapping = cpu ? "tuned" : "shared-memory";
-    break;
-  case RegisterKernels::tuned:
-    toTile.mapping = "tuned";
-    break;
-  case RegisterKernels::all:
-    toTile.mapping = "registers";
-    break;
-  }
+  toTile.mapping = mapping.str();
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createHoistTileLoadsPass());
@@ -73,23 +62,28 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
 
 void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
                                    const KDAPipelineOptions &options) {
-  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, RegisterKernels::none,
-                             /*cpu=*/true, /*prefetch=*/false,
+  // The tile programs of the default GPU mapping, for the CPU.
+  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, "tuned",
+                             RegisterKernels::none, /*prefetch=*/false,
                              /*numThreads=*/0);
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
                                 const KDAToPTXPipelineOptions &options) {
   RegisterKernels kernels = RegisterKernels::tuned;
-  if (!options.registerTiles)
+  StringRef mapping = "tuned";
+  if (!options.registerTiles) {
     kernels = RegisterKernels::none;
-  else if (options.assignLayouts)
+    mapping = "shared-memory";
+  } else if (options.assignLayouts) {
     kernels = RegisterKernels::all;
-  else if (options.registerRecurrences)
+    mapping = "registers";
+  } else if (options.registerRecurrences) {
     kernels = RegisterKernels::recurrences;
-  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, kernels,
-                             /*cpu=*/false, options.prefetch,
-                             options.numThreads);
+    mapping = "shared-memory";
+  }
+  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, mapping, kernels,
+                             options.prefetch, options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(
       createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));
