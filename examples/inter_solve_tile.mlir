@@ -3,8 +3,12 @@
 // (fla's chunk_kda_fwd_kernel_inter_solve_fused) written in the tile DSL.
 // It is the output of
 //
-//   kda-opt examples/inter_solve.mlir --convert-kda-to-tile --canonicalize --cse
+//   kda-opt examples/inter_solve.mlir --convert-kda-to-tile=mapping=shared-memory \
+//       --canonicalize --cse
 //
+// (the shared-memory tuning: K tiles of 32 columns; by default the target's
+// tuning runs this kernel on registers, where the same program has K tiles
+// of 16 and tile.register_tiles)
 // with comments and some values renamed after the seed's variables
 // (i_t, i_tc0, b_b1, Ai00, ...). kda-opt prints this file exactly as that
 // command does (test/Examples/examples.test checks it).
@@ -28,7 +32,9 @@ func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16
 // registers); tile.speculate_loads lets kda-hoist-tile-loads issue every
 // load of a K step at its start, out of the sub-chunk branches. Both were
 // measured on an H200: lib/Target/Tuning/KernelTuning.cpp has the numbers.
-func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64, tile.speculate_loads} {
+// tile.hoist_addresses: the kernel's global addresses become a program base
+// plus per-access offsets (gpu-hoist-uniform-addresses).
+func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.hoist_addresses, tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64, tile.speculate_loads} {
   %cst_0 = arith.constant 1.250000e-01 : f32
   %c48 = arith.constant 48 : index
   %c16 = arith.constant 16 : index

@@ -537,6 +537,65 @@ def VerifyGPUKernelParamsPass
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GPUHoistUniformAddressesPass
+    : Pass<"gpu-hoist-uniform-addresses", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Compute each global address as a program base plus a per-access offset";
+  let description = [{
+    Runs on the LLVM dialect of a `gpu.module`, after the GPU-to-NVVM
+    conversion. Every address a kernel computes from a pointer argument,
+    either `llvm.getelementptr %arg[%index]` or the integer form
+    `ptrtoint(%arg) + bytes` that the register mapping's vector accesses
+    use, is flattened into a sum of terms (through adds, subtracts, and
+    multiplies or shifts by constants). The terms that are the same in every
+    thread of the program (kernel arguments such as a dynamic stride, block
+    ids, constants, and arithmetic on them: the batch and head offsets of a
+    program) are summed once in the entry block into a program base; the
+    access adds only the rest (the thread's row and column, loop counters)
+    and the constant, which becomes an immediate offset.
+
+    The memref lowering writes the whole linear index at every access, and
+    LLVM keeps the 64-bit partial sums of each access alive across the
+    loops instead of sharing the part common to the program. With a dynamic
+    batch the register-mapped seed kernel needed 247 registers against 192
+    with a static batch of one; the batch term costs nothing once it is in
+    the base.
+
+    Only kernels (`nvvm.kernel`) that carry `tile.hoist_addresses` (set by
+    the target's kernel tuning, kept through convert-tile-to-gpu and the
+    NVVM lowering) are rewritten, or every kernel with `all-kernels`; only
+    accesses outside the entry block change. Each pointer argument gets one
+    base, holding the uniform terms that all of its addresses share, placed
+    in the block that dominates them all (so it lives no longer than
+    needed). Copies of uniform computations that the entry block
+    does not already hold are made there only from arithmetic that cannot
+    trap (no division except by a constant other than 0 or -1).
+
+    Example:
+
+    ```mlir
+    // %b, %h from the block id; %s0 a kernel argument; %t, %k per thread
+    %0 = llvm.mul %b, %s0 : i64
+    %1 = llvm.mul %t, %c12288 : i64
+    %2 = llvm.add %0, %1 : i64
+    %3 = llvm.mul %h, %c128 : i64
+    %4 = llvm.add %2, %3 : i64
+    %5 = llvm.add %4, %k : i64
+    %p = llvm.getelementptr %arg0[%5] : (!llvm.ptr, i64) -> !llvm.ptr, bf16
+    // becomes, in the entry block,
+    %base = llvm.getelementptr %arg0[%bh] : (!llvm.ptr, i64) -> !llvm.ptr, bf16
+    // (%bh = %b * %s0 + %h * 128) and at the access
+    %p = llvm.getelementptr %base[%tk] : (!llvm.ptr, i64) -> !llvm.ptr, bf16
+    // (%tk = %t * 12288 + %k)
+    ```
+  }];
+  let options = [
+    Option<"allKernels", "all-kernels", "bool", /*default=*/"false",
+           "Rewrite every kernel, not only those marked "
+           "`tile.hoist_addresses` by the target's kernel tuning">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def GPUFPContractPass : Pass<"gpu-fp-contract", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Let multiplies and adds in GPU kernels fuse into FMA";
   let description = [{

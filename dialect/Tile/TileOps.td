@@ -59,6 +59,11 @@ def Tile_Dialect : Dialect {
     /// for a kernel's tiles in registers (kda-assign-tile-layouts with
     /// only-requested gives layouts to such kernels only).
     static constexpr ::llvm::StringLiteral getRegisterTilesAttrName() { return "tile.register_tiles"; }
+    /// Name of the unit attribute by which the target's kernel tuning asks
+    /// for a kernel's global addresses as a program base plus a per-access
+    /// offset (gpu-hoist-uniform-addresses); convert-tile-to-gpu keeps it on
+    /// the gpu.func, and the NVVM lowering on the llvm.func.
+    static constexpr ::llvm::StringLiteral getHoistAddressesAttrName() { return "tile.hoist_addresses"; }
     /// Name of the i64 attribute giving a kernel's register limit per GPU
     /// thread (PTX .maxnreg), unless convert-tile-to-gpu sets one for all.
     static constexpr ::llvm::StringLiteral getMaxRegistersAttrName() { return "tile.max_registers"; }

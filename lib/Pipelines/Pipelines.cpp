@@ -108,6 +108,13 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
+  if (options.addressHoisting != AddressHoisting::none) {
+    GPUHoistUniformAddressesPassOptions hoisting;
+    hoisting.allKernels = options.addressHoisting == AddressHoisting::all;
+    gpuPm.addPass(createGPUHoistUniformAddressesPass(hoisting));
+    gpuPm.addPass(createCanonicalizerPass());
+    gpuPm.addPass(createCSEPass());
+  }
 
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;

@@ -66,6 +66,18 @@ static llvm::cl::opt<bool> prefetchOption(
                    "memory one trip ahead, into buffers of two slots"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<kda::AddressHoisting> addressHoistingOption(
+    "address-hoisting",
+    llvm::cl::desc("Which kernels compute their global addresses as a "
+                   "program base plus a per-access offset "
+                   "(gpu-hoist-uniform-addresses)"),
+    llvm::cl::init(kda::AddressHoisting::tuned),
+    llvm::cl::values(
+        clEnumValN(kda::AddressHoisting::tuned, "tuned",
+                   "those the target's kernel tuning marks (default)"),
+        clEnumValN(kda::AddressHoisting::all, "all", "every kernel"),
+        clEnumValN(kda::AddressHoisting::none, "none", "none")));
+
 static llvm::cl::opt<bool> fuseScanOutputOption(
     "fuse-scan-output",
     llvm::cl::desc("Compute the forward's output inside its state scan "
@@ -90,6 +102,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.assignLayouts = assignLayoutsOption;
   options.registerRecurrences = registerRecurrencesOption;
   options.prefetch = prefetchOption;
+  options.addressHoisting = addressHoistingOption;
   options.fuseScanOutput = fuseScanOutputOption;
   return options;
 }

@@ -4,6 +4,7 @@
 #define KDA_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "kda/Target/KernelTuning.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::kda {
@@ -83,6 +84,17 @@ struct KDAToPTXPipelineOptions
                      "shared memory one trip ahead (convert-tile-to-simt's "
                      "prefetch)"),
       llvm::cl::init(false)};
+  PassOptions::Option<AddressHoisting> addressHoisting{
+      *this, "address-hoisting",
+      llvm::cl::desc("Which kernels compute their global addresses as a "
+                     "program base plus a per-access offset "
+                     "(gpu-hoist-uniform-addresses)"),
+      llvm::cl::init(AddressHoisting::tuned),
+      llvm::cl::values(
+          clEnumValN(AddressHoisting::tuned, "tuned",
+                     "those the target's kernel tuning marks"),
+          clEnumValN(AddressHoisting::all, "all", "every kernel"),
+          clEnumValN(AddressHoisting::none, "none", "none"))};
   KDA_STAGE_FUSION_OPTIONS
 };
 

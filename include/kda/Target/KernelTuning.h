@@ -24,6 +24,17 @@ enum class TileMapping {
   registers,
 };
 
+/// Which kernels get their global addresses as a program base plus a
+/// per-access offset (gpu-hoist-uniform-addresses).
+enum class AddressHoisting {
+  /// Those whose tuning asks for it (KernelTuning::hoistAddresses).
+  tuned,
+  /// Every kernel.
+  all,
+  /// None.
+  none,
+};
+
 /// The kernels whose launch shape is tuned.
 enum class TunedKernel {
   l2norm,
@@ -68,6 +79,10 @@ struct KernelTuning {
   /// Whether the kernel's loads may move out of scf.if branches
   /// (tile.speculate_loads, kda-hoist-tile-loads).
   bool speculateLoads = false;
+  /// Whether the kernel's global addresses are split into a program base
+  /// and a per-access offset (tile.hoist_addresses,
+  /// gpu-hoist-uniform-addresses).
+  bool hoistAddresses = false;
   /// The mapping this tuning is for; a kernel tuned for registers asks for
   /// them (tile.register_tiles).
   TileMapping mapping = TileMapping::sharedMemory;

@@ -3,6 +3,7 @@
 #ifndef KDA_TARGET_PTXEMITTER_H
 #define KDA_TARGET_PTXEMITTER_H
 
+#include "kda/Target/KernelTuning.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -37,6 +38,9 @@ struct PTXEmitterOptions {
   /// On registers, a loop's dot operands kept in shared memory are copied
   /// one trip ahead (convert-tile-to-simt prefetch).
   bool prefetch = false;
+  /// Which kernels compute their global addresses as a program base plus
+  /// a per-access offset (gpu-hoist-uniform-addresses).
+  AddressHoisting addressHoisting = AddressHoisting::tuned;
   /// The output runs inside the state scan (kda-fuse-scan-output).
   bool fuseScanOutput = false;
 };

@@ -52,6 +52,9 @@ func::FuncOp kda::createKernel(ModuleOp module, StringRef name,
   if (tuning.mapping == TileMapping::registers)
     kernel->setAttr(tile::TileDialect::getRegisterTilesAttrName(),
                     b.getUnitAttr());
+  if (tuning.hoistAddresses)
+    kernel->setAttr(tile::TileDialect::getHoistAddressesAttrName(),
+                    b.getUnitAttr());
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, module.getLoc());

@@ -258,6 +258,9 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   if (maxRegisters > 0)
     gpuFunc->setAttr(kMaxRegistersAttr,
                      b.getI32IntegerAttr(static_cast<int32_t>(maxRegisters)));
+  if (kernel->hasAttr(TileDialect::getHoistAddressesAttrName()))
+    gpuFunc->setAttr(TileDialect::getHoistAddressesAttrName(),
+                     b.getUnitAttr());
 
   // Move the body; the gpu.func entry block already has the arguments.
   Block &newEntry = gpuFunc.getBody().front();

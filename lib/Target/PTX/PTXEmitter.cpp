@@ -69,6 +69,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.assignLayouts = options.assignLayouts;
   pipelineOptions.registerRecurrences = options.registerRecurrences;
   pipelineOptions.prefetch = options.prefetch;
+  pipelineOptions.addressHoisting = options.addressHoisting;
   pipelineOptions.fuseScanOutput = options.fuseScanOutput;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))

@@ -34,12 +34,19 @@ static KernelTuning gateTuning(bool precomputed) {
 /// K loop around them (the K loop's copies, waits and barriers cost more
 /// than the wider tiles' shared memory: 740 -> 618 us against tiles of 32).
 /// The safe_gate path stays at 32 (64 ran 471 -> 546 us, 16 467 -> 787).
+///
+/// Addresses as a program base plus per-access offsets
+/// (gpu-hoist-uniform-addresses): with dynamic head counts the exact path
+/// ran 695 -> 612 us (ptxas 240 -> 144 registers); with static heads 550
+/// -> 554 us (B=1, T=8192, H=HV=96, K=128, bf16, whole forward).
 static KernelTuning intraDiagTuning(bool safeGate) {
+  KernelTuning tuning{/*numThreads=*/64, /*maxRegisters=*/0,
+                      /*maxLiveBytes=*/0, /*blockK=*/128};
   if (safeGate)
-    return {/*numThreads=*/32, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
-            /*blockK=*/32};
-  return {/*numThreads=*/64, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
-          /*blockK=*/128};
+    tuning = {/*numThreads=*/32, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
+              /*blockK=*/32};
+  tuning.hoistAddresses = true;
+  return tuning;
 }
 
 /// inter_solve (the seed kernel): 2 warps per program, at most 128
@@ -65,17 +72,30 @@ static KernelTuning intraDiagTuning(bool safeGate) {
 /// registers: at the 128 cap ptxas spills 218 bytes and the kernel slowed
 /// 0.741 -> 0.824 ms; at 168 (no spill, 6 blocks per SM instead of 8) it
 /// ran 0.610 ms (safe_gate 0.575).
+///
+/// Addresses as a program base plus per-access offsets
+/// (gpu-hoist-uniform-addresses), B=1 alone (fla 0.620 / 0.488 ms in the
+/// same run): registers 0.627 -> 0.544 ms (safe_gate 0.511 -> 0.498; ptxas
+/// no longer spills at 168), shared memory 0.678 -> 0.660 (0.511 ->
+/// 0.499); in the whole forward with a dynamic batch 706 -> 691 us, with
+/// dynamic head counts 703 -> 675 us.
 static KernelTuning interSolveTuning(TileMapping mapping) {
   const bool registers = mapping == TileMapping::registers;
-  return {/*numThreads=*/64, /*maxRegisters=*/registers ? 168 : 128,
-          /*maxLiveBytes=*/0, /*blockK=*/registers ? 16 : 32,
-          /*speculateLoads=*/true};
+  KernelTuning tuning{/*numThreads=*/64,
+                      /*maxRegisters=*/registers ? 168 : 128,
+                      /*maxLiveBytes=*/0, /*blockK=*/registers ? 16 : 32,
+                      /*speculateLoads=*/true};
+  tuning.hoistAddresses = true;
+  return tuning;
 }
 
 /// wy_recompute: 4 warps per program, at most 128 registers per thread. At
 /// B=1, T=8192, H=HV=96, K=V=128 the kernel ran 488 us with at most 96
 /// registers (ptxas spills 164 bytes), 424 with 128 (12 bytes), 462 with
-/// 144, 458 with 160 and 575 with no limit (192 registers).
+/// 144, 458 with 160 and 575 with no limit (192 registers). Addresses as a
+/// program base plus offsets (gpu-hoist-uniform-addresses) slowed it: 401
+/// -> 446 us with a dynamic batch (ptxas spills 88 bytes at 128), 480 ->
+/// 503 with dynamic head counts; it keeps the memref lowering's addresses.
 static KernelTuning wyRecomputeTuning() {
   return {/*numThreads=*/128, /*maxRegisters=*/128};
 }
@@ -90,7 +110,10 @@ static KernelTuning outputTuning(bool registerDots) {
 }
 
 /// state_scan: 4 warps per program (2 and 8 ran 611 and 836 us against 602
-/// at B=1, T=8192, H=HV=96, K=V=128).
+/// at B=1, T=8192, H=HV=96, K=V=128). Addresses as a program base plus
+/// offsets slowed it (611 -> 626 us with a dynamic batch, 836 -> 893 with
+/// dynamic head counts), so it keeps the memref lowering's addresses; the
+/// gate and output kernels did not change (within 1 %).
 ///
 /// The fused scan-and-output kernel: its loads move up only as far as 32
 /// KiB of live tiles allow. With the query and gate tiles of K above 128
@@ -142,20 +165,20 @@ KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
   return tuning;
 }
 
-/// Only the seed kernel with safe_gate runs faster on registers today, and
-/// only with a static batch of 1, static head counts and fixed lengths.
-/// The measurements (H200, T=8192, H=HV=96, K=128, bf16; docs/performance.md,
-/// 2026-12-03):
-///  - B=1 (static): 0.583 ms on registers against 0.643 on shared memory
-///    with safe_gate (fla 0.484), but 0.698 against 0.679 without (fla
-///    0.617); caps of 176 to 192 registers ran both 0.69-0.74 ms.
+/// Only the seed kernel runs faster on registers today, with static head
+/// counts and fixed lengths. The measurements (H200, T=8192, H=HV=96,
+/// K=128, bf16; docs/performance.md, 2026-12-03), all with its addresses
+/// as a program base plus per-access offsets (gpu-hoist-uniform-addresses):
+///  - B=1 alone (fla 0.620 / 0.488 ms in the same run): 0.544 ms on
+///    registers against 0.660 on shared memory (safe_gate 0.498 against
+///    0.499).
+///  - A dynamic batch, as in the forward's bundles: ptxas no longer spills
+///    at 168 registers (236 bytes before the address split). Whole forward
+///    2.894 -> 2.737 ms with fla's default flags (fla 2.732), 2.976 ->
+///    2.816 with FlashKDA's (inter_solve 648 -> 489 us; fla 2.619).
 ///  - Varlen, safe_gate (FlashKDA's flags, B=1): the forward's inter_solve
-///    ran 0.756 ms on registers against 0.661 (ptxas spills 88 bytes at the
-///    cap of 168 there).
-///  - A dynamic batch, as in the forward's bundles: ptxas needs 243
-///    registers instead of 196 and spills 236 bytes at 168; the forward's
-///    inter_solve ran 1.09 ms on registers against 0.697 (whole forward
-///    3.29 against 2.91 ms).
+///    ran 0.756 ms on registers against 0.661 before the address split
+///    (ptxas spilled 88 bytes at the cap of 168); not measured since.
 ///  - Dynamic head counts make the head stride dynamic, which register
 ///    tiles cannot address with one pointer per thread.
 ///  - The merge at ieee precision has no register lowering
@@ -167,10 +190,10 @@ KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
 TileMapping mlir::kda::getPreferredMapping(TunedKernel kernel,
                                            const KernelShape &shape) {
   switch (kernel) {
+  case TunedKernel::interSolve:
   case TunedKernel::interSolveSafe:
-    return shape.singleBatch && shape.staticHeads && !shape.varlen
-               ? TileMapping::registers
-               : TileMapping::sharedMemory;
+    return shape.staticHeads && !shape.varlen ? TileMapping::registers
+                                              : TileMapping::sharedMemory;
   default:
     return TileMapping::sharedMemory;
   }

@@ -1,4 +1,7 @@
-// RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s
+// RUN: kda-opt %s --split-input-file --convert-kda-to-tile=mapping=shared-memory --canonicalize --cse | FileCheck %s
+
+// The shared-memory mapping's kernels (K tiles of 32); which mapping the
+// tuned default picks per shape is in kda-to-tile-tuning.mlir.
 
 // kda.inter_solve: one program per (chunk, batch x value head) along x; the
 // off-diagonal blocks accumulate over K tiles (scf.for with the 12
@@ -20,7 +23,7 @@
 // CHECK-NEXT: return
 
 // CHECK: func.func @inter_solve_inter_solve_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>, %[[KAO:[^:]*]]: memref<?x?x4x64xbf16>, %[[KM:[^:]*]]: memref<?x?x4x64xbf16>)
-// CHECK-SAME: attributes {tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64, tile.speculate_loads}
+// CHECK-SAME: attributes {tile.hoist_addresses, tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64, tile.speculate_loads}
 // Heads fastest: pid = chunk * (B * HV) + bh.
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[CHUNK:.*]] = arith.divui %[[PID]], %{{.*}} : index

@@ -6,22 +6,25 @@
 
 // Each kernel's launch shape comes from the target's kernel tuning, for the
 // mapping its tiles will get. By default (mapping=tuned) each kernel takes
-// the mapping the tuning prefers for it and its shapes: registers only for
-// inter_solve with safe_gate, a static batch of 1, static head counts and
-// fixed lengths (it asks for them with tile.register_tiles); shared memory
-// for inter_solve without safe_gate, with a dynamic batch or varlen, and
-// for every other kernel. The inter_solve kernel tiles K by 32 columns on
-// the shared-memory mapping and by 16 on registers; block-k, when set,
-// overrides both. On registers its register cap is 168 instead of 128
-// (its speculated loads need them); both mappings speculate its loads out
-// of the sub-chunk branches.
+// the mapping the tuning prefers for it and its shapes: registers for
+// inter_solve with static head counts and fixed lengths, with or without
+// safe_gate and with any batch (it asks for them with
+// tile.register_tiles); shared memory for inter_solve with varlen (or
+// dynamic head counts), and for every other kernel. The inter_solve kernel
+// tiles K by 32 columns on the shared-memory mapping and by 16 on
+// registers; block-k, when set, overrides both. On registers its register
+// cap is 168 instead of 128 (its speculated loads need them); both
+// mappings speculate its loads out of the sub-chunk branches. The tuning
+// also asks for inter_solve's global addresses as a program base plus
+// per-access offsets (tile.hoist_addresses), not for the gate kernel's.
 
 // TUNED-LABEL: func.func @exact_inter_solve_0
-// TUNED-SAME: tile.max_registers = 128 : i64
+// TUNED-SAME: tile.hoist_addresses
+// TUNED-SAME: tile.max_registers = 168 : i64
 // TUNED-SAME: tile.num_threads = 64 : i64
-// TUNED-NOT: tile.register_tiles
+// TUNED-SAME: tile.register_tiles
 // TUNED-SAME: tile.speculate_loads
-// TUNED: tile.load %arg0{{.*}} -> tensor<16x32xbf16>
+// TUNED: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
 // TUNED-LABEL: func.func @safe_inter_solve_0
 // TUNED-SAME: tile.max_registers = 168 : i64
 // TUNED-SAME: tile.num_threads = 64 : i64
@@ -29,15 +32,17 @@
 // TUNED-SAME: tile.speculate_loads
 // TUNED: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
 // TUNED-LABEL: func.func @safe_dynamic_batch_inter_solve_0
-// TUNED-SAME: tile.max_registers = 128 : i64
-// TUNED-NOT: tile.register_tiles
+// TUNED-SAME: tile.max_registers = 168 : i64
+// TUNED-SAME: tile.register_tiles
 // TUNED-SAME: tile.speculate_loads
 // TUNED-LABEL: func.func @safe_varlen_inter_solve_0
+// TUNED-SAME: tile.hoist_addresses
 // TUNED-SAME: tile.max_registers = 128 : i64
 // TUNED-NOT: tile.register_tiles
 // TUNED-SAME: tile.speculate_loads
 // TUNED-LABEL: func.func @gate_gate_cumsum_0
 // TUNED-NOT: tile.register_tiles
+// TUNED-NOT: tile.hoist_addresses
 // TUNED-SAME: {
 
 // SHARED-LABEL: func.func @safe_inter_solve_0
