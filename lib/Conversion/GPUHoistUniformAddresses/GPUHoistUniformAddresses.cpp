@@ -36,6 +36,17 @@ using namespace mlir;
 
 namespace {
 
+/// `a * b` and `a + b` modulo 2^64, as the 64-bit address arithmetic they
+/// stand for (no signed overflow in the compiler itself).
+int64_t wrappingMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                              static_cast<uint64_t>(b));
+}
+int64_t wrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+
 /// One term of a flattened integer sum: `value * scale`.
 struct Term {
   Value value;
@@ -118,6 +129,7 @@ private:
               NVVM::GridDimXOp, NVVM::GridDimYOp, NVVM::GridDimZOp>(op)) {
         result = true;
       } else if (op->getNumRegions() == 0 &&
+                 (op->getNumOperands() > 0 || isa<LLVM::ConstantOp>(op)) &&
                  (isSpeculatableArithmetic(op) ||
                   (op->getBlock() == entry && isMemoryEffectFree(op)))) {
         result = llvm::all_of(op->getOperands(), [&](Value operand) {
@@ -134,7 +146,8 @@ private:
   void flatten(Value v, int64_t scale, LinearSum &sum, int depth = 0) {
     APInt c;
     if (matchPattern(v, m_ConstantInt(&c))) {
-      sum.constant += c.getSExtValue() * scale;
+      sum.constant =
+          wrappingAdd(sum.constant, wrappingMul(c.getSExtValue(), scale));
       return;
     }
     Operation *op = v.getDefiningOp();
@@ -146,23 +159,27 @@ private:
       }
       if (auto sub = dyn_cast<LLVM::SubOp>(op)) {
         flatten(sub.getLhs(), scale, sum, depth + 1);
-        flatten(sub.getRhs(), -scale, sum, depth + 1);
+        flatten(sub.getRhs(), wrappingMul(scale, -1), sum, depth + 1);
         return;
       }
       if (auto mul = dyn_cast<LLVM::MulOp>(op)) {
         if (matchPattern(mul.getRhs(), m_ConstantInt(&c))) {
-          flatten(mul.getLhs(), scale * c.getSExtValue(), sum, depth + 1);
+          flatten(mul.getLhs(), wrappingMul(scale, c.getSExtValue()), sum,
+                  depth + 1);
           return;
         }
         if (matchPattern(mul.getLhs(), m_ConstantInt(&c))) {
-          flatten(mul.getRhs(), scale * c.getSExtValue(), sum, depth + 1);
+          flatten(mul.getRhs(), wrappingMul(scale, c.getSExtValue()), sum,
+                  depth + 1);
           return;
         }
       }
       if (auto shl = dyn_cast<LLVM::ShlOp>(op)) {
         if (matchPattern(shl.getRhs(), m_ConstantInt(&c)) &&
             c.getZExtValue() < 32) {
-          flatten(shl.getLhs(), scale << c.getZExtValue(), sum, depth + 1);
+          flatten(shl.getLhs(),
+                  wrappingMul(scale, int64_t(1) << c.getZExtValue()), sum,
+                  depth + 1);
           return;
         }
       }
@@ -312,10 +329,10 @@ private:
     return address;
   }
 
-  /// Gives `pointer` one base in the entry block, the pointer plus the
-  /// uniform terms every one of its addresses has, and rewrites each
-  /// address as that base plus the rest of its terms. One base per
-  /// argument: each base is a 64-bit value live through the kernel.
+  /// Gives `pointer` one base, the pointer plus the uniform terms every one
+  /// of its addresses has, and rewrites each address as that base plus the
+  /// rest of its terms. One base per argument (each is a 64-bit value that
+  /// stays live), placed in the block that dominates all the addresses.
   void rebase(BlockArgument pointer, ArrayRef<Address> addresses) {
     SmallVector<Term> common = uniformTermsOf(addresses.front().bytes);
     for (const Address &address : addresses.drop_front()) {
@@ -348,24 +365,33 @@ private:
                                      pointer, ArrayRef<LLVM::GEPArg>{offset});
     Value baseInt = LLVM::PtrToIntOp::create(atHome, loc, i64, base);
     for (const Address &address : addresses) {
-      // The address's own terms, less one of each common term.
+      // The address's own terms less the common ones. Uniform terms are
+      // summed per name first (two copies of one computation are one
+      // term), each kept with a value of the address's own, which
+      // dominates it.
       SmallVector<Term> rest;
-      SmallVector<bool> taken(common.size(), false);
+      SmallVector<std::pair<Value, Term>> own;
       for (const Term &term : address.bytes.terms) {
         if (!term.scale)
           continue;
-        Term left = term;
-        if (isUniform(term.value)) {
-          Value name = canonical(term.value);
-          for (auto [i, c] : llvm::enumerate(common))
-            if (!taken[i] && c.value == name && c.scale == term.scale) {
-              taken[i] = true;
-              left.scale = 0;
-              break;
-            }
+        if (!isUniform(term.value)) {
+          rest.push_back(term);
+          continue;
         }
-        if (left.scale)
-          rest.push_back(left);
+        Value name = canonical(term.value);
+        auto same = llvm::find_if(
+            own, [&](const auto &named) { return named.first == name; });
+        if (same != own.end())
+          same->second.scale += term.scale;
+        else
+          own.push_back({name, term});
+      }
+      for (auto &[name, term] : own) {
+        for (const Term &c : common)
+          if (c.value == name)
+            term.scale -= c.scale;
+        if (term.scale)
+          rest.push_back(term);
       }
       OpBuilder b(address.op);
       Location at = address.op->getLoc();

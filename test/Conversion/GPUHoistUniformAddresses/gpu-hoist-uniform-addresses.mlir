@@ -148,3 +148,33 @@ gpu.module @m {
     llvm.return
   }
 }
+
+// -----
+
+// Two copies of one uniform computation in one index (as the memref
+// lowering may write it) are one term of twice the scale: the base holds
+// it once, and the access adds only the thread's offset.
+
+// CHECK-LABEL: llvm.func @repeated_term
+// CHECK:         %[[BASE:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         %[[TID:.*]] = llvm.sext %{{.*}} : i32 to i64
+// CHECK:         %[[OFF:.*]] = llvm.mul %[[TID]], %{{.*}} : i64
+// CHECK-NEXT:    %[[ADDR:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    llvm.load %[[ADDR]] : !llvm.ptr -> f32
+gpu.module @m {
+  llvm.func @repeated_term(%p: !llvm.ptr, %s0: i64) attributes {nvvm.kernel} {
+    %pid32 = nvvm.read.ptx.sreg.ctaid.x : i32
+    %pid = llvm.sext %pid32 : i32 to i64
+    llvm.br ^bb1
+  ^bb1:
+    %tid32 = nvvm.read.ptx.sreg.tid.x : i32
+    %t = llvm.sext %tid32 : i32 to i64
+    %0 = llvm.mul %pid, %s0 : i64
+    %1 = llvm.mul %pid, %s0 : i64
+    %2 = llvm.add %0, %1 : i64
+    %3 = llvm.add %2, %t : i64
+    %a = llvm.getelementptr %p[%3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %x = llvm.load %a : !llvm.ptr -> f32
+    llvm.return
+  }
+}
