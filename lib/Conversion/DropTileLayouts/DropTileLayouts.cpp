@@ -42,10 +42,13 @@ struct DropTileLayoutsPass
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
             arg.setType(dropLayout(arg.getType()));
+      // Only builtin function types can carry tile tensors (an llvm.func's
+      // type is an LLVM function type, which this must leave alone).
       if (auto func = dyn_cast<FunctionOpInterface>(op))
-        func.setType(FunctionType::get(
-            op->getContext(), dropLayouts(func.getArgumentTypes()),
-            dropLayouts(func.getResultTypes())));
+        if (isa<FunctionType>(func.getFunctionType()))
+          func.setType(FunctionType::get(
+              op->getContext(), dropLayouts(func.getArgumentTypes()),
+              dropLayouts(func.getResultTypes())));
       // A constant's value has the type of its result.
       if (auto constant = dyn_cast<arith::ConstantOp>(op))
         if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))

@@ -1,4 +1,5 @@
-// RUN: kda-opt %s --kda-drop-tile-layouts | FileCheck %s
+// RUN: kda-opt %s --kda-drop-tile-layouts --split-input-file | FileCheck %s
+// RUN: kda-opt %s --kda-drop-tile-layouts --split-input-file | FileCheck %s --check-prefix=LLVM
 
 // Layouts leave every tile type (results, loop-carried values, function
 // types, constants); conversions between layouts go away.
@@ -27,4 +28,16 @@ func.func @kernel(%x: tensor<16x16xf32, #acc>) -> tensor<16x16xf32, #a>
   }
   %y = tile.convert_layout %sum : tensor<16x16xf32, #acc> -> tensor<16x16xf32, #a>
   return %y : tensor<16x16xf32, #a>
+}
+
+// -----
+
+// Functions whose type is not a builtin function type (llvm.func) keep it:
+// no tile tensor can appear in them.
+
+// LLVM-LABEL: llvm.func @lowered
+// LLVM-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: i64)
+// LLVM: llvm.return
+llvm.func @lowered(%p: !llvm.ptr, %n: i64) {
+  llvm.return
 }
