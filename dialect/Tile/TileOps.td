@@ -77,7 +77,7 @@ def Tile_Dialect : Dialect {
   }];
 }
 
-include "TileLayouts.td"
+include "Tile/TileLayouts.td"
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;

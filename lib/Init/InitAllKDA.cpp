@@ -3,6 +3,7 @@
 #include "kda/InitAllKDA.h"
 
 #include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 #include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/Tile/TileDialect.h"
 #include "kda/Pipelines/Pipelines.h"
@@ -22,5 +23,6 @@ void mlir::kda::registerAllKDADialects(DialectRegistry &registry) {
 void mlir::kda::registerAllKDAPasses() {
   registerAllPasses();
   registerKDAConversionPasses();
+  registerKDATransformsPasses();
   registerKDAPipelines();
 }

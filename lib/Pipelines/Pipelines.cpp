@@ -3,6 +3,7 @@
 #include "kda/Pipelines/Pipelines.h"
 
 #include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"

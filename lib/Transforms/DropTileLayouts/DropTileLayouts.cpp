@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_DROPTILELAYOUTSPASS
-#include "Conversion/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace mlir::kda
 
 using namespace mlir;

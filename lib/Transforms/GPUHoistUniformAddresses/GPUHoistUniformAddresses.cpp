@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 #include "kda/Dialect/Tile/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -29,7 +29,7 @@
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_GPUHOISTUNIFORMADDRESSESPASS
-#include "Conversion/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace mlir::kda
 
 using namespace mlir;

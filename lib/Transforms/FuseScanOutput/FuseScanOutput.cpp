@@ -8,14 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_FUSESCANOUTPUTPASS
-#include "Conversion/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace mlir::kda
 
 using namespace mlir;

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
 
 #include "InPlaceElementwise.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_KDABUFFERIZETILESPASS
-#include "Conversion/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace mlir::kda
 
 using namespace mlir;

@@ -11,13 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_GPUFPCONTRACTPASS
-#include "Conversion/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace mlir::kda
 
 using namespace mlir;

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 #include "kda/Dialect/Tile/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -15,7 +15,7 @@
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_PRINTTILELAYOUTSPASS
-#include "Conversion/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace mlir::kda
 
 using namespace mlir;

@@ -32,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kda/Conversion/Passes.h"
+#include "kda/Transforms/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
 #include "kda/Dialect/Tile/TileUtils.h"
 
@@ -48,7 +48,7 @@
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_ASSIGNTILELAYOUTSPASS
-#include "Conversion/Passes.h.inc"
+#include "Transforms/Passes.h.inc"
 } // namespace mlir::kda
 
 using namespace mlir;
