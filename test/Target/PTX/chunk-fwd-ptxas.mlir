@@ -4,9 +4,9 @@
 
 // The whole forward at the benchmark shape (B=1, H=HV=96, K=V=128, bf16):
 // the six kernels of its launch plan assemble for sm_90. With ptxas 13.0
-// the exact diagonal-block kernel spills 16 bytes and inter_solve 8 bytes
-// (20 bytes of spill loads); this test checks that they assemble, the
-// stage tests (intra-diag-ptxas, inter-solve-chunk64-ptxas) bound spills.
+// (2026-12-04) wy_recompute spills 8 bytes at its cap of 128 registers and
+// inter_solve 4 bytes at 168; this test checks that they assemble, the
+// stage tests (wy-recompute-ptxas, inter-solve-chunk64-ptxas) bound spills.
 
 // CHECK-DAG: Compiling entry function 'chunk_kda_fwd_gate_cumsum_0' for 'sm_90'
 // CHECK-DAG: Compiling entry function 'chunk_kda_fwd_intra_diag_1' for 'sm_90'
