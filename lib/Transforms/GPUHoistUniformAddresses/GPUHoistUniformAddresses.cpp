@@ -57,6 +57,17 @@ struct Term {
 struct LinearSum {
   SmallVector<Term> terms;
   int64_t constant = 0;
+  /// The adds, subtracts, multiplies and shifts the flattening looked
+  /// through.
+  SmallPtrSet<Operation *, 8> through;
+};
+
+/// A uniform term of an address, named by its representative (equal for two
+/// copies of one computation), with a value of the address's own.
+struct NamedTerm {
+  Value name;
+  Value own;
+  int64_t scale;
 };
 
 /// Ops that only compute a value from their operands and never trap, so a
@@ -97,8 +108,7 @@ public:
       if (op->getBlock() != entry && isa<LLVM::GEPOp, LLVM::AddOp>(op))
         candidates.push_back(op);
     });
-    // Group the addresses by the pointer argument they start from.
-    llvm::MapVector<Value, SmallVector<Address>> byPointer;
+    SmallVector<Address> found;
     for (Operation *op : candidates) {
       std::optional<Address> address;
       if (auto gep = dyn_cast<LLVM::GEPOp>(op))
@@ -106,10 +116,37 @@ public:
       else
         address = analyzeIntegerAddress(cast<LLVM::AddOp>(op));
       if (address)
-        byPointer[address->pointer].push_back(std::move(*address));
+        found.push_back(std::move(*address));
     }
-    for (auto &[pointer, addresses] : byPointer)
+    // An address computed from another one stays as it is: rewriting the
+    // inner one replaces and erases values the outer one's terms name.
+    DenseSet<Operation *> addressOps;
+    for (const Address &address : found)
+      addressOps.insert(address.op);
+    auto isNested = [&](const Address &address) {
+      for (Operation *op : address.bytes.through)
+        if (op != address.op && addressOps.contains(op))
+          return true;
+      return llvm::any_of(address.bytes.terms, [&](const Term &term) {
+        Operation *def = term.value.getDefiningOp();
+        return def && def != address.op && addressOps.contains(def);
+      });
+    };
+    // Group the addresses by the pointer argument they start from.
+    llvm::MapVector<Value, SmallVector<Address>> byPointer;
+    for (Address &address : found) {
+      if (isNested(address))
+        continue;
+      pending.insert(address.op);
+      byPointer[address.pointer].push_back(std::move(address));
+    }
+    for (auto &[pointer, addresses] : byPointer) {
       rebase(cast<BlockArgument>(pointer), addresses);
+      // Values erased by the rewrite may be named in the caches.
+      uniform.clear();
+      representatives.clear();
+      byStructure.clear();
+    }
   }
 
 private:
@@ -153,22 +190,26 @@ private:
     Operation *op = v.getDefiningOp();
     if (op && depth < 24) {
       if (auto add = dyn_cast<LLVM::AddOp>(op)) {
+        sum.through.insert(op);
         flatten(add.getLhs(), scale, sum, depth + 1);
         flatten(add.getRhs(), scale, sum, depth + 1);
         return;
       }
       if (auto sub = dyn_cast<LLVM::SubOp>(op)) {
+        sum.through.insert(op);
         flatten(sub.getLhs(), scale, sum, depth + 1);
         flatten(sub.getRhs(), wrappingMul(scale, -1), sum, depth + 1);
         return;
       }
       if (auto mul = dyn_cast<LLVM::MulOp>(op)) {
         if (matchPattern(mul.getRhs(), m_ConstantInt(&c))) {
+          sum.through.insert(op);
           flatten(mul.getLhs(), wrappingMul(scale, c.getSExtValue()), sum,
                   depth + 1);
           return;
         }
         if (matchPattern(mul.getLhs(), m_ConstantInt(&c))) {
+          sum.through.insert(op);
           flatten(mul.getRhs(), wrappingMul(scale, c.getSExtValue()), sum,
                   depth + 1);
           return;
@@ -177,6 +218,7 @@ private:
       if (auto shl = dyn_cast<LLVM::ShlOp>(op)) {
         if (matchPattern(shl.getRhs(), m_ConstantInt(&c)) &&
             c.getZExtValue() < 32) {
+          sum.through.insert(op);
           flatten(shl.getLhs(),
                   wrappingMul(scale, int64_t(1) << c.getZExtValue()), sum,
                   depth + 1);
@@ -258,21 +300,22 @@ private:
     return sum;
   }
 
-  /// The uniform terms of `sum`, named by their representatives.
-  SmallVector<Term> uniformTermsOf(const LinearSum &sum) {
-    SmallVector<Term> terms;
+  /// The uniform terms of `sum`, summed per name (two copies of one
+  /// computation are one term); names whose scales cancel are left out.
+  SmallVector<NamedTerm> uniformTermsOf(const LinearSum &sum) {
+    SmallVector<NamedTerm> terms;
     for (const Term &term : sum.terms) {
       if (!term.scale || !isUniform(term.value))
         continue;
       Value name = canonical(term.value);
-      auto same =
-          llvm::find_if(terms, [&](const Term &t) { return t.value == name; });
+      auto same = llvm::find_if(
+          terms, [&](const NamedTerm &t) { return t.name == name; });
       if (same != terms.end())
         same->scale += term.scale;
       else
-        terms.push_back({name, term.scale});
+        terms.push_back({name, term.value, term.scale});
     }
-    llvm::erase_if(terms, [](const Term &t) { return t.scale == 0; });
+    llvm::erase_if(terms, [](const NamedTerm &t) { return t.scale == 0; });
     return terms;
   }
 
@@ -333,18 +376,38 @@ private:
   /// of its addresses has, and rewrites each address as that base plus the
   /// rest of its terms. One base per argument (each is a 64-bit value that
   /// stays live), placed in the block that dominates all the addresses.
+  /// Everything is decided before the first rewrite, which erases values.
   void rebase(BlockArgument pointer, ArrayRef<Address> addresses) {
-    SmallVector<Term> common = uniformTermsOf(addresses.front().bytes);
-    for (const Address &address : addresses.drop_front()) {
-      SmallVector<Term> terms = uniformTermsOf(address.bytes);
-      llvm::erase_if(common, [&](const Term &c) {
-        return llvm::none_of(terms, [&](const Term &t) {
-          return t.value == c.value && t.scale == c.scale;
+    SmallVector<SmallVector<NamedTerm>> uniformTerms;
+    for (const Address &address : addresses)
+      uniformTerms.push_back(uniformTermsOf(address.bytes));
+    SmallVector<NamedTerm> common = uniformTerms.front();
+    for (ArrayRef<NamedTerm> terms : ArrayRef(uniformTerms).drop_front())
+      llvm::erase_if(common, [&](const NamedTerm &c) {
+        return llvm::none_of(terms, [&](const NamedTerm &t) {
+          return t.name == c.name && t.scale == c.scale;
         });
       });
-    }
     if (common.empty())
       return;
+    // Each address's own terms less the common ones: its non-uniform terms,
+    // and its uniform ones per name with the common scale taken off, each
+    // kept with a value of the address's own, which dominates it.
+    SmallVector<SmallVector<Term>> rests;
+    for (auto [address, terms] : llvm::zip(addresses, uniformTerms)) {
+      SmallVector<Term> &rest = rests.emplace_back();
+      for (const Term &term : address.bytes.terms)
+        if (term.scale && !isUniform(term.value))
+          rest.push_back(term);
+      for (const NamedTerm &term : terms) {
+        int64_t scale = term.scale;
+        for (const NamedTerm &c : common)
+          if (c.name == term.name)
+            scale -= c.scale;
+        if (scale)
+          rest.push_back({term.own, scale});
+      }
+    }
     // The base goes where it dominates every address and no earlier, so
     // that it is live no longer than the kernel needs it.
     Block *home = addresses.front().op->getBlock();
@@ -359,40 +422,14 @@ private:
     Location loc = pointer.getLoc();
     Type i64 = IntegerType::get(func.getContext(), 64);
     Type i8 = IntegerType::get(func.getContext(), 8);
+    SmallVector<Term> commonTerms = llvm::map_to_vector(
+        common, [](const NamedTerm &c) { return Term{c.own, c.scale}; });
     IRMapping copies;
-    Value offset = buildSum(atHome, loc, i64, common, 0, &copies);
+    Value offset = buildSum(atHome, loc, i64, commonTerms, 0, &copies);
     Value base = LLVM::GEPOp::create(atHome, loc, pointer.getType(), i8,
                                      pointer, ArrayRef<LLVM::GEPArg>{offset});
     Value baseInt = LLVM::PtrToIntOp::create(atHome, loc, i64, base);
-    for (const Address &address : addresses) {
-      // The address's own terms less the common ones. Uniform terms are
-      // summed per name first (two copies of one computation are one
-      // term), each kept with a value of the address's own, which
-      // dominates it.
-      SmallVector<Term> rest;
-      SmallVector<std::pair<Value, Term>> own;
-      for (const Term &term : address.bytes.terms) {
-        if (!term.scale)
-          continue;
-        if (!isUniform(term.value)) {
-          rest.push_back(term);
-          continue;
-        }
-        Value name = canonical(term.value);
-        auto same = llvm::find_if(
-            own, [&](const auto &named) { return named.first == name; });
-        if (same != own.end())
-          same->second.scale += term.scale;
-        else
-          own.push_back({name, term});
-      }
-      for (auto &[name, term] : own) {
-        for (const Term &c : common)
-          if (c.value == name)
-            term.scale -= c.scale;
-        if (term.scale)
-          rest.push_back(term);
-      }
+    for (auto [address, rest] : llvm::zip(addresses, rests)) {
       OpBuilder b(address.op);
       Location at = address.op->getLoc();
       Value bytes = buildSum(b, at, i64, rest, address.bytes.constant);
@@ -408,19 +445,21 @@ private:
           replacement = LLVM::AddOp::create(b, at, baseInt, bytes);
       }
       address.op->getResult(0).replaceAllUsesWith(replacement);
+      pending.erase(address.op);
       eraseDead(address.op);
     }
     if (baseInt.use_empty())
       baseInt.getDefiningOp()->erase();
   }
 
-  /// Erases `op`, now unused, and the computations that only it used.
-  static void eraseDead(Operation *op) {
+  /// Erases `op`, now unused, and the computations that only it used; the
+  /// addresses still to be rewritten stay.
+  void eraseDead(Operation *op) {
     SmallVector<Operation *> work{op};
     while (!work.empty()) {
       Operation *dead = work.pop_back_val();
       if (!dead->use_empty() || !isMemoryEffectFree(dead) ||
-          dead->getNumRegions())
+          dead->getNumRegions() || pending.contains(dead))
         continue;
       SmallVector<Operation *> producers;
       for (Value operand : dead->getOperands())
@@ -437,6 +476,8 @@ private:
   Block *entry;
   DataLayout layout;
   DominanceInfo dominance;
+  /// The address ops not rewritten yet.
+  DenseSet<Operation *> pending;
   DenseMap<Value, bool> uniform;
   DenseMap<Value, Value> representatives;
   llvm::StringMap<Value> byStructure;

@@ -178,3 +178,72 @@ gpu.module @m {
     llvm.return
   }
 }
+
+// -----
+
+// An address computed from another one (here the GEP's index is an integer
+// address of the same pointer) stays as it is; the inner one is split.
+
+// CHECK-LABEL: llvm.func @nested_address
+// CHECK:       ^bb1:
+// CHECK-NEXT:    %[[OUTER:.*]] = llvm.getelementptr %arg0[%[[ROOT:.*]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    llvm.load %[[OUTER]] : !llvm.ptr -> f32
+// CHECK:       ^bb2:
+// CHECK:         %[[BASE:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT:    %[[BASEINT:.*]] = llvm.ptrtoint %[[BASE]] : !llvm.ptr to i64
+// CHECK:         %[[ROOT]] = llvm.add %[[BASEINT]], %{{.*}} : i64
+gpu.module @m {
+  llvm.func @nested_address(%p: !llvm.ptr, %s: i64) attributes {nvvm.kernel} {
+    %pid32 = nvvm.read.ptx.sreg.ctaid.x : i32
+    %pid = llvm.sext %pid32 : i32 to i64
+    llvm.br ^bb2
+  ^bb1:
+    %outer = llvm.getelementptr %p[%root] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+    %x = llvm.load %outer : !llvm.ptr -> f32
+    llvm.return
+  ^bb2:
+    %tid32 = nvvm.read.ptx.sreg.tid.x : i32
+    %t = llvm.sext %tid32 : i32 to i64
+    %pi = llvm.ptrtoint %p : !llvm.ptr to i64
+    %0 = llvm.mul %pid, %s : i64
+    %1 = llvm.add %0, %t : i64
+    %root = llvm.add %pi, %1 : i64
+    llvm.br ^bb1
+  }
+}
+
+// -----
+
+// Two pointers whose addresses repeat one uniform computation in their own
+// blocks each get a base computed from their own copy (the first pointer's
+// copy is erased when its accesses are rewritten).
+
+// CHECK-LABEL: llvm.func @two_pointers
+// CHECK:       ^bb1:
+// CHECK:         %[[M1:.*]] = llvm.mul %{{.*}}, %arg2 : i64
+// CHECK:         %[[P:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:       ^bb2:
+// CHECK:         %[[M2:.*]] = llvm.mul %{{.*}}, %arg2 : i64
+// CHECK:         %[[Q:.*]] = llvm.getelementptr %arg1[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK:         llvm.getelementptr %[[Q]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+gpu.module @m {
+  llvm.func @two_pointers(%p: !llvm.ptr, %q: !llvm.ptr, %s: i64) attributes {nvvm.kernel} {
+    %pid32 = nvvm.read.ptx.sreg.ctaid.x : i32
+    %pid = llvm.sext %pid32 : i32 to i64
+    llvm.br ^bb1
+  ^bb1:
+    %tid32 = nvvm.read.ptx.sreg.tid.x : i32
+    %t = llvm.sext %tid32 : i32 to i64
+    %0 = llvm.mul %pid, %s : i64
+    %1 = llvm.add %0, %t : i64
+    %a = llvm.getelementptr %p[%1] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %x = llvm.load %a : !llvm.ptr -> f32
+    llvm.br ^bb2
+  ^bb2:
+    %2 = llvm.mul %pid, %s : i64
+    %3 = llvm.add %2, %t : i64
+    %b = llvm.getelementptr %q[%3] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+    %y = llvm.load %b : !llvm.ptr -> f32
+    llvm.return
+  }
+}
