@@ -281,7 +281,7 @@ def GPUHoistUniformAddressesPass
     multiplies or shifts by constants). The terms that are the same in every
     thread of the program (kernel arguments such as a dynamic stride, block
     ids, constants, and arithmetic on them: the batch and head offsets of a
-    program) are summed once in the entry block into a program base; the
+    program) are summed once into a program base; the
     access adds only the rest (the thread's row and column, loop counters)
     and the constant, which becomes an immediate offset.
 
@@ -300,7 +300,9 @@ def GPUHoistUniformAddressesPass
     in the block that dominates them all (so it lives no longer than
     needed). Copies of uniform computations that the entry block
     does not already hold are made there only from arithmetic that cannot
-    trap (no division except by a constant other than 0 or -1).
+    trap (no division except by a constant other than 0 or -1). An address
+    computed from another address (its index runs through an integer
+    address) stays as it is.
 
     Example:
 

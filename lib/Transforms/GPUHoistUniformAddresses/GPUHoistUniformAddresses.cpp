@@ -9,9 +9,10 @@
 // the register-mapped seed kernel needed 247 registers against 192 with a
 // static batch of one. This pass splits every such address into a program
 // base (the pointer plus the terms that are the same for every thread of
-// the program, computed once in the entry block) and the per-access rest,
-// which is what a hand-written kernel does (Triton's programs offset their
-// pointers by the program's block once, then add per-thread offsets).
+// the program, computed once where it dominates the pointer's accesses) and
+// the per-access rest, which is what a hand-written kernel does (Triton's
+// programs offset their pointers by the program's block once, then add
+// per-thread offsets).
 //
 //===----------------------------------------------------------------------===//
 
