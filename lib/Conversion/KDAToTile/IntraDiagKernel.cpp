@@ -204,7 +204,8 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
   Location loc = op.getLoc();
   const bool safeGate = op.getSafeGate();
   const KernelTuning tuning = tuningOf(
-      ctx, safeGate ? TunedKernel::intraDiagSafe : TunedKernel::intraDiagExact);
+      ctx, safeGate ? TunedKernel::intraDiagSafe : TunedKernel::intraDiagExact,
+      getKernelShape({op.getQ(), op.getG()}, op.getCuSeqlens()));
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
                     IntraDiagKernel body(kernel, loc, *args, op, ctx, tuning);

@@ -232,7 +232,8 @@ LogicalResult kda::lowerStage(OutputOp op, StageContext &ctx) {
       sixteenBit && llvm::divideCeil(k, bk) <= kMaxUnrolledKTiles;
   func::FuncOp kernel =
       args.createKernel(tuningOf(
-          ctx, registerDots ? TunedKernel::outputRegisterDots : TunedKernel::output));
+          ctx, registerDots ? TunedKernel::outputRegisterDots : TunedKernel::output,
+          getKernelShape({op.getQ(), op.getVNew()}, op.getCuSeqlens())));
   OpBuilder b = kernelBuilder(kernel);
   Value qArg = kernel.getArgument(0), gArg = kernel.getArgument(1);
   Value cu = args.argument(kernel, 6);

@@ -115,7 +115,8 @@ LogicalResult kda::lowerStage(L2NormOp op, StageContext &ctx) {
   ctx.addKey("K", std::to_string(k));
 
   RowBlockKernel kernel = createRowBlockKernel(
-      args, loc, kL2NormRows, tuningOf(ctx, TunedKernel::l2norm));
+      args, loc, kL2NormRows, tuningOf(ctx, TunedKernel::l2norm,
+                                           getKernelShape({op.getX()}, {})));
   OpBuilder &b = kernel.builder;
   Value x = kernel.input, tokens = kernel.tokens;
   RowBuilder r{{b, loc}};
@@ -165,7 +166,8 @@ LogicalResult kda::lowerStage(BetaActivationOp op, StageContext &ctx) {
   ctx.addKey("allow_neg_eigval", op.getAllowNegEigval() ? "1" : "0");
 
   RowBlockKernel kernel = createRowBlockKernel(
-      args, loc, kBetaRows, tuningOf(ctx, TunedKernel::betaActivation));
+      args, loc, kBetaRows, tuningOf(ctx, TunedKernel::betaActivation,
+                   getKernelShape({op.getBetaRaw()}, {})));
   OpBuilder &b = kernel.builder;
   Value raw = kernel.input, tokens = kernel.tokens;
   RowBuilder r{{b, loc}};
