@@ -88,8 +88,11 @@ struct KernelTuning {
   TileMapping mapping = TileMapping::sharedMemory;
 };
 
-/// What, besides the kernel, decides how it runs fastest: traits of its
-/// buffers' shapes as compiled.
+/// The tuning of `kernel` when its tiles get `mapping`.
+KernelTuning getKernelTuning(TunedKernel kernel, TileMapping mapping);
+
+/// What, besides the kernel, decides which mapping runs it fastest: traits
+/// of its buffers' shapes as compiled.
 struct KernelShape {
   /// The batch dimension is static and 1 (B = 1, or varlen).
   bool singleBatch = false;
@@ -98,11 +101,6 @@ struct KernelShape {
   /// Sequences of their own lengths (cu_seqlens).
   bool varlen = false;
 };
-
-/// The tuning of `kernel`, whose buffers have the shape traits `shape`, when
-/// its tiles get `mapping`.
-KernelTuning getKernelTuning(TunedKernel kernel, TileMapping mapping,
-                             const KernelShape &shape);
 
 /// The mapping that runs `kernel` of shape `shape` fastest, by measurement:
 /// the one the default pipeline gives it.

@@ -61,10 +61,8 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   const int64_t bt = op.getChunkSize();
   const GateMode mode = op.getGateMode();
   const KernelTuning tuning =
-      tuningOf(ctx,
-               mode == GateMode::precomputed ? TunedKernel::gatePrecomputed
-                                             : TunedKernel::gate,
-               getKernelShape({op.getG()}, op.getCuSeqlens()));
+      tuningOf(ctx, mode == GateMode::precomputed ? TunedKernel::gatePrecomputed
+                                                   : TunedKernel::gate);
   const int64_t bk = kTileWidth(ctx, tuning, k);
 
   // Kernel arguments: g, G, [a_log], [dt_bias], [cu_seqlens].

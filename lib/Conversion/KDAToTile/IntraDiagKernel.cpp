@@ -204,8 +204,7 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
   Location loc = op.getLoc();
   const bool safeGate = op.getSafeGate();
   const KernelTuning tuning = tuningOf(
-      ctx, safeGate ? TunedKernel::intraDiagSafe : TunedKernel::intraDiagExact,
-      getKernelShape({op.getQ(), op.getG()}, op.getCuSeqlens()));
+      ctx, safeGate ? TunedKernel::intraDiagSafe : TunedKernel::intraDiagExact);
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
                     IntraDiagKernel body(kernel, loc, *args, op, ctx, tuning);

@@ -232,8 +232,7 @@ LogicalResult kda::lowerStage(OutputOp op, StageContext &ctx) {
       sixteenBit && llvm::divideCeil(k, bk) <= kMaxUnrolledKTiles;
   func::FuncOp kernel =
       args.createKernel(tuningOf(
-          ctx, registerDots ? TunedKernel::outputRegisterDots : TunedKernel::output,
-          getKernelShape({op.getQ(), op.getVNew()}, op.getCuSeqlens())));
+          ctx, registerDots ? TunedKernel::outputRegisterDots : TunedKernel::output));
   OpBuilder b = kernelBuilder(kernel);
   Value qArg = kernel.getArgument(0), gArg = kernel.getArgument(1);
   Value cu = args.argument(kernel, 6);

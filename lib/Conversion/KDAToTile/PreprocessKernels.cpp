@@ -115,8 +115,7 @@ LogicalResult kda::lowerStage(L2NormOp op, StageContext &ctx) {
   ctx.addKey("K", std::to_string(k));
 
   RowBlockKernel kernel = createRowBlockKernel(
-      args, loc, kL2NormRows, tuningOf(ctx, TunedKernel::l2norm,
-                                           getKernelShape({op.getX()}, {})));
+      args, loc, kL2NormRows, tuningOf(ctx, TunedKernel::l2norm));
   OpBuilder &b = kernel.builder;
   Value x = kernel.input, tokens = kernel.tokens;
   RowBuilder r{{b, loc}};
@@ -166,8 +165,7 @@ LogicalResult kda::lowerStage(BetaActivationOp op, StageContext &ctx) {
   ctx.addKey("allow_neg_eigval", op.getAllowNegEigval() ? "1" : "0");
 
   RowBlockKernel kernel = createRowBlockKernel(
-      args, loc, kBetaRows, tuningOf(ctx, TunedKernel::betaActivation,
-                   getKernelShape({op.getBetaRaw()}, {})));
+      args, loc, kBetaRows, tuningOf(ctx, TunedKernel::betaActivation));
   OpBuilder &b = kernel.builder;
   Value raw = kernel.input, tokens = kernel.tokens;
   RowBuilder r{{b, loc}};

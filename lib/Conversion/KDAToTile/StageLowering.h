@@ -68,9 +68,9 @@ inline int64_t columnTile(int64_t dim, int64_t max) {
 /// the mapping its tiles will get: the pass's or, by default, the one the
 /// target's tuning prefers for it.
 inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
-                             const KernelShape &shape) {
+                             const KernelShape &shape = {}) {
   return getKernelTuning(
-      kernel, ctx.mapping.value_or(getPreferredMapping(kernel, shape)), shape);
+      kernel, ctx.mapping.value_or(getPreferredMapping(kernel, shape)));
 }
 
 /// The shape traits of a kernel whose [B, T, heads, ...] buffers include

@@ -295,8 +295,7 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
 
   func::FuncOp kernel =
       args.createKernel(tuningOf(
-          ctx, fused ? TunedKernel::stateScanFused : TunedKernel::stateScan,
-          getKernelShape({stage.kg, stage.u}, stage.cu)));
+          ctx, fused ? TunedKernel::stateScanFused : TunedKernel::stateScan));
   OpBuilder b = kernelBuilder(kernel);
   const int64_t numVTiles = (v + kBV - 1) / kBV;
 

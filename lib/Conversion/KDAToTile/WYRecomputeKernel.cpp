@@ -161,10 +161,7 @@ LogicalResult kda::lowerStage(WYRecomputeOp op, StageContext &ctx) {
   addChunkStageKey(ctx, *key);
 
   Location loc = op.getLoc();
-  const KernelTuning tuning =
-      tuningOf(ctx, TunedKernel::wyRecompute,
-               getKernelShape({op.getK(), op.getV()}, op.getCuSeqlens()));
-  lowerChunkStage(ctx, loc, args, op.getCuSeqlens(), tuning, key->chunk,
+  lowerChunkStage(ctx, loc, args, op.getCuSeqlens(), tuningOf(ctx, TunedKernel::wyRecompute), key->chunk,
                   [&](ChunkKernel &kernel) {
                     WYRecomputeKernel body(kernel, loc);
                     args.bind(kernel.kernel, body.k, body.v, body.G, body.beta,

@@ -14,6 +14,7 @@
 #include "MatmulEpilogues.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -232,6 +233,54 @@ void emitPieces(OpBuilder &b, Location loc, const TileLoad &load, bool masked,
   }
 }
 
+/// `source` (a global memref of rank 2 whose row stride is dynamic) viewed
+/// with that stride passed through an inline `mov` that also takes `trip`
+/// (the induction variable of the loop around the copy), so LLVM sees a
+/// stride that changes in every trip. With the stride as it is, LLVM's
+/// reassociation splits each piece's address into a loop-invariant part
+/// (the piece's row times the stride) and the trip's offset, and keeps one
+/// invariant 64-bit address per piece in registers across the loop: 246
+/// registers in the state scan with dynamic head counts against 126 with
+/// static ones. With the opaque stride the pieces' addresses are recomputed
+/// in each trip from one base. Loads of one buffer in one trip share the
+/// opaque stride (the same `mov` of the same values). Other sources are
+/// returned as they are.
+Value withOpaqueRowStride(OpBuilder &b, Location loc, Value source,
+                          Value trip) {
+  auto type = cast<MemRefType>(source.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() != 2 || failed(type.getStridesAndOffset(strides, offset)) ||
+      !ShapedType::isDynamic(strides[0]))
+    return source;
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, source);
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value v) {
+    return arith::IndexCastUIOp::create(b, loc, i64, v).getResult();
+  };
+  Value stride =
+      LLVM::InlineAsmOp::create(
+          b, loc, i64, ValueRange{toI64(metadata.getStrides()[0]), toI64(trip)},
+          "mov.b64 $0, $1;", "=l,l,l", /*has_side_effects=*/false,
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+  Value opaque =
+      arith::IndexCastUIOp::create(b, loc, b.getIndexType(), stride);
+  OpFoldResult newOffset =
+      ShapedType::isDynamic(offset) ? OpFoldResult(metadata.getOffset())
+                                    : OpFoldResult(b.getIndexAttr(offset));
+  SmallVector<OpFoldResult> sizes;
+  for (auto [d, size] : llvm::enumerate(type.getShape()))
+    sizes.push_back(ShapedType::isDynamic(size)
+                        ? OpFoldResult(metadata.getSizes()[d])
+                        : OpFoldResult(b.getIndexAttr(size)));
+  // (Tile loads have unit innermost strides: matchTileLoad.)
+  SmallVector<OpFoldResult> newStrides = {opaque, b.getIndexAttr(1)};
+  return memref::ReinterpretCastOp::create(b, loc, type, source, newOffset,
+                                           sizes, newStrides);
+}
+
 /// Issues the calling thread's pieces of `load`; returns their tokens. A
 /// masked load whose box covers the whole tile (every tile of a sequence
 /// but its last chunk) takes the unmasked copies; otherwise each piece is
@@ -240,9 +289,18 @@ void emitPieces(OpBuilder &b, Location loc, const TileLoad &load, bool masked,
 /// zero-filled, so that no copy names a byte past the box (a cp.async with
 /// a smaller source size reads only those bytes but names all of them, and
 /// past the end of an allocation memory checkers report it).
-void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &load,
+void emitAsyncCopies(OpBuilder &b, Location loc, const TileLoad &original,
                      Value tid, int64_t numThreads,
                      SmallVectorImpl<Value> &tokens) {
+  TileLoad load = original;
+  // Only a load in a loop, of which each thread copies several pieces, has
+  // addresses for LLVM to hoist (withOpaqueRowStride).
+  const int64_t pieces =
+      load.bufferType.getNumElements() / load.pieceElements;
+  if (auto loop = original.copy->getParentOfType<scf::ForOp>();
+      loop && pieces > numThreads)
+    load.source = withOpaqueRowStride(b, loc, load.source,
+                                      loop.getInductionVar());
   if (!load.masked)
     return emitPieces(b, loc, load, /*masked=*/false, tid, numThreads, tokens);
   Value full;

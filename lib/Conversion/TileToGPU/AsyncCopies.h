@@ -27,7 +27,11 @@ namespace mlir::kda {
 /// addresses to be aligned to the piece size, which is known only at run
 /// time: the group runs under `scf.if` on that condition, and its else
 /// branch keeps the original fills and copies (distributed like any linalg
-/// op).
+/// op). A load in a loop of which each thread copies several pieces, from a
+/// source whose row stride is dynamic, reads that stride through an inline
+/// `mov` tied to the loop's induction variable, so that LLVM recomputes the
+/// pieces' addresses in each trip instead of keeping one per piece in
+/// registers across the loop.
 void lowerTileLoadsToAsyncCopies(gpu::GPUFuncOp func, int64_t numThreads);
 
 /// The shared tile that `view` (one side of a copy whose other side has

@@ -39,19 +39,12 @@ static KernelTuning gateTuning(bool precomputed) {
 /// (gpu-hoist-uniform-addresses): with dynamic head counts the exact path
 /// ran 695 -> 612 us (ptxas 240 -> 144 registers); with static heads 550
 /// -> 554 us (B=1, T=8192, H=HV=96, K=128, bf16, whole forward).
-///
-/// With dynamic head counts the safe_gate path is capped at 168 registers:
-/// ptxas takes 228 without a cap (the strides of every access are kernel
-/// arguments), which leaves 8 one-warp programs per SM instead of 12. The
-/// default bundle with FlashKDA's flags at the shape above ran it 538 ->
-/// 440 us (no spill; 430 at 128 registers with 108 bytes spilled).
-static KernelTuning intraDiagTuning(bool safeGate, const KernelShape &shape) {
+static KernelTuning intraDiagTuning(bool safeGate) {
   KernelTuning tuning{/*numThreads=*/64, /*maxRegisters=*/0,
                       /*maxLiveBytes=*/0, /*blockK=*/128};
   if (safeGate)
-    tuning = {/*numThreads=*/32,
-              /*maxRegisters=*/shape.staticHeads ? 0 : 168,
-              /*maxLiveBytes=*/0, /*blockK=*/32};
+    tuning = {/*numThreads=*/32, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
+              /*blockK=*/32};
   tuning.hoistAddresses = true;
   return tuning;
 }
@@ -103,13 +96,8 @@ static KernelTuning interSolveTuning(TileMapping mapping) {
 /// program base plus offsets (gpu-hoist-uniform-addresses) slowed it: 401
 /// -> 446 us with a dynamic batch (ptxas spills 88 bytes at 128), 480 ->
 /// 503 with dynamic head counts; it keeps the memref lowering's addresses.
-///
-/// With dynamic head counts ptxas spills 156 bytes at 128 registers (the
-/// strides are kernel arguments) and none at 168: the default bundle at the
-/// shape above ran 481 -> 465 us with 168 (486 -> 469 with FlashKDA's
-/// flags), so the cap is 168 there.
-static KernelTuning wyRecomputeTuning(const KernelShape &shape) {
-  return {/*numThreads=*/128, /*maxRegisters=*/shape.staticHeads ? 128 : 168};
+static KernelTuning wyRecomputeTuning() {
+  return {/*numThreads=*/128, /*maxRegisters=*/128};
 }
 
 /// output: 4 warps per program. With every dot in registers the loaded
@@ -133,24 +121,13 @@ static KernelTuning outputTuning(bool registerDots) {
 /// have (K = 256 only fits with a limit); at the shape above (whole
 /// forward, bf16) 32 KiB ran 4.20 ms, 16 KiB 4.32 and no limit 4.37 (130
 /// KiB of shared memory, one block per SM).
-///
-/// With dynamic head counts the plain scan is capped at 168 registers.
-/// ptxas keeps a 64-bit address and a row bound per copied piece in
-/// registers when the strides are kernel arguments: 246 registers without
-/// a cap (126 with static heads), two programs per SM, so the 384 programs
-/// of the shape above ran in two waves. The default bundle there ran it
-/// 913 -> 660 us at 168 (three programs per SM, one wave; ptxas spills 132
-/// bytes) and 773 at 128 (four per SM, 292 bytes spilled); with FlashKDA's
-/// flags 938 -> 681 and 758 us.
-static KernelTuning stateScanTuning(bool fused, const KernelShape &shape) {
-  return {/*numThreads=*/128,
-          /*maxRegisters=*/fused || shape.staticHeads ? 0 : 168,
+static KernelTuning stateScanTuning(bool fused) {
+  return {/*numThreads=*/128, /*maxRegisters=*/0,
           /*maxLiveBytes=*/fused ? 32 * 1024 : 0};
 }
 
 /// The tuning of `kernel` for `mapping`, without the mapping recorded.
-static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping,
-                              const KernelShape &shape) {
+static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
   switch (kernel) {
   case TunedKernel::l2norm:
   case TunedKernel::betaActivation:
@@ -160,31 +137,30 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping,
   case TunedKernel::gatePrecomputed:
     return gateTuning(/*precomputed=*/true);
   case TunedKernel::intraDiagExact:
-    return intraDiagTuning(/*safeGate=*/false, shape);
+    return intraDiagTuning(/*safeGate=*/false);
   case TunedKernel::intraDiagSafe:
-    return intraDiagTuning(/*safeGate=*/true, shape);
+    return intraDiagTuning(/*safeGate=*/true);
   case TunedKernel::interSolve:
   case TunedKernel::interSolveSafe:
   case TunedKernel::interSolveIEEEMerge:
     return interSolveTuning(mapping);
   case TunedKernel::wyRecompute:
-    return wyRecomputeTuning(shape);
+    return wyRecomputeTuning();
   case TunedKernel::output:
     return outputTuning(/*registerDots=*/false);
   case TunedKernel::outputRegisterDots:
     return outputTuning(/*registerDots=*/true);
   case TunedKernel::stateScan:
-    return stateScanTuning(/*fused=*/false, shape);
+    return stateScanTuning(/*fused=*/false);
   case TunedKernel::stateScanFused:
-    return stateScanTuning(/*fused=*/true, shape);
+    return stateScanTuning(/*fused=*/true);
   }
   llvm_unreachable("unknown tuned kernel");
 }
 
 KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
-                                        TileMapping mapping,
-                                        const KernelShape &shape) {
-  KernelTuning tuning = tuningFor(kernel, mapping, shape);
+                                        TileMapping mapping) {
+  KernelTuning tuning = tuningFor(kernel, mapping);
   tuning.mapping = mapping;
   return tuning;
 }

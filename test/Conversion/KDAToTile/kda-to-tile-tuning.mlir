@@ -17,12 +17,6 @@
 // mappings speculate its loads out of the sub-chunk branches. The tuning
 // also asks for inter_solve's global addresses as a program base plus
 // per-access offsets (tile.hoist_addresses), not for the gate kernel's.
-//
-// With dynamic head counts the strides of every access are kernel
-// arguments, and ptxas keeps more of them in registers: the state scan, the
-// wy_recompute kernel and the safe_gate intra_diag kernel are capped at 168
-// registers there (three 4-warp programs per SM). With static head counts
-// the state scan and intra_diag have no cap and wy_recompute keeps 128.
 
 // TUNED-LABEL: func.func @exact_inter_solve_0
 // TUNED-SAME: tile.hoist_addresses
@@ -50,25 +44,6 @@
 // TUNED-NOT: tile.register_tiles
 // TUNED-NOT: tile.hoist_addresses
 // TUNED-SAME: {
-// TUNED-LABEL: func.func @scan_static_state_scan_0
-// TUNED-NOT: tile.max_registers
-// TUNED-SAME: tile.num_threads = 128 : i64
-// TUNED-LABEL: func.func @scan_dynamic_state_scan_0
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-SAME: tile.num_threads = 128 : i64
-// TUNED-LABEL: func.func @wy_static_wy_recompute_0
-// TUNED-SAME: tile.max_registers = 128 : i64
-// TUNED-LABEL: func.func @wy_dynamic_wy_recompute_0
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-LABEL: func.func @diag_safe_static_intra_diag_0
-// TUNED-NOT: tile.max_registers
-// TUNED-SAME: tile.num_threads = 32 : i64
-// TUNED-LABEL: func.func @diag_safe_dynamic_intra_diag_0
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-SAME: tile.num_threads = 32 : i64
-// TUNED-LABEL: func.func @diag_exact_dynamic_intra_diag_0
-// TUNED-NOT: tile.max_registers
-// TUNED-SAME: tile.num_threads = 64 : i64
 
 // SHARED-LABEL: func.func @safe_inter_solve_0
 // SHARED-SAME: tile.max_registers = 128 : i64
@@ -143,71 +118,4 @@ func.func @safe_varlen(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
 func.func @gate(%g: tensor<1x?x4x128xf32>) -> tensor<1x?x4x128xf32> {
   %G = kda.gate_cumsum %g : (tensor<1x?x4x128xf32>) -> tensor<1x?x4x128xf32>
   return %G : tensor<1x?x4x128xf32>
-}
-
-func.func @scan_static(%kg: tensor<1x?x4x128xbf16>, %w: tensor<1x?x4x128xbf16>,
-                       %u: tensor<1x?x4x128xbf16>, %G: tensor<1x?x4x128xf32>)
-    -> (tensor<1x?x4x128x128xbf16>, tensor<1x?x4x128xbf16>) {
-  %h, %vn = kda.state_scan %kg, %w, %u, %G
-      : (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xf32>)
-      -> (tensor<1x?x4x128x128xbf16>, tensor<1x?x4x128xbf16>)
-  return %h, %vn : tensor<1x?x4x128x128xbf16>, tensor<1x?x4x128xbf16>
-}
-
-func.func @scan_dynamic(%kg: tensor<1x?x?x128xbf16>, %w: tensor<1x?x?x128xbf16>,
-                        %u: tensor<1x?x?x128xbf16>, %G: tensor<1x?x?x128xf32>)
-    -> (tensor<1x?x?x128x128xbf16>, tensor<1x?x?x128xbf16>) {
-  %h, %vn = kda.state_scan %kg, %w, %u, %G
-      : (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xf32>)
-      -> (tensor<1x?x?x128x128xbf16>, tensor<1x?x?x128xbf16>)
-  return %h, %vn : tensor<1x?x?x128x128xbf16>, tensor<1x?x?x128xbf16>
-}
-
-func.func @wy_static(%k: tensor<1x?x4x128xbf16>, %v: tensor<1x?x4x128xbf16>,
-                     %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>,
-                     %M: tensor<1x?x4x64xbf16>)
-    -> (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>) {
-  %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M
-      : (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xf32>,
-         tensor<1x?x4xf32>, tensor<1x?x4x64xbf16>)
-      -> (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>)
-  return %w, %u, %kg : tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>
-}
-
-func.func @wy_dynamic(%k: tensor<1x?x?x128xbf16>, %v: tensor<1x?x?x128xbf16>,
-                      %G: tensor<1x?x?x128xf32>, %beta: tensor<1x?x?xf32>,
-                      %M: tensor<1x?x?x64xbf16>)
-    -> (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>) {
-  %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M
-      : (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xf32>,
-         tensor<1x?x?xf32>, tensor<1x?x?x64xbf16>)
-      -> (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>)
-  return %w, %u, %kg : tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>
-}
-
-func.func @diag_safe_static(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
-                            %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>)
-    -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x16xf32>) {
-  %Aqk, %Akkd = kda.intra_diag %q, %k, %G, %beta {scale = 0.125 : f32, safe_gate}
-      : (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xf32>, tensor<1x?x4xf32>)
-      -> (tensor<1x?x4x64xbf16>, tensor<1x?x4x16xf32>)
-  return %Aqk, %Akkd : tensor<1x?x4x64xbf16>, tensor<1x?x4x16xf32>
-}
-
-func.func @diag_safe_dynamic(%q: tensor<1x?x?x128xbf16>, %k: tensor<1x?x?x128xbf16>,
-                             %G: tensor<1x?x?x128xf32>, %beta: tensor<1x?x?xf32>)
-    -> (tensor<1x?x?x64xbf16>, tensor<1x?x?x16xf32>) {
-  %Aqk, %Akkd = kda.intra_diag %q, %k, %G, %beta {scale = 0.125 : f32, safe_gate}
-      : (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xf32>, tensor<1x?x?xf32>)
-      -> (tensor<1x?x?x64xbf16>, tensor<1x?x?x16xf32>)
-  return %Aqk, %Akkd : tensor<1x?x?x64xbf16>, tensor<1x?x?x16xf32>
-}
-
-func.func @diag_exact_dynamic(%q: tensor<1x?x?x128xbf16>, %k: tensor<1x?x?x128xbf16>,
-                              %G: tensor<1x?x?x128xf32>, %beta: tensor<1x?x?xf32>)
-    -> (tensor<1x?x?x64xbf16>, tensor<1x?x?x16xf32>) {
-  %Aqk, %Akkd = kda.intra_diag %q, %k, %G, %beta {scale = 0.125 : f32}
-      : (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xf32>, tensor<1x?x?xf32>)
-      -> (tensor<1x?x?x64xbf16>, tensor<1x?x?x16xf32>)
-  return %Aqk, %Akkd : tensor<1x?x?x64xbf16>, tensor<1x?x?x16xf32>
 }

@@ -209,3 +209,52 @@ func.func @few_threads(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attribu
   linalg.copy ins(%a : memref<?x?xbf16, strided<[?, 1], offset: ?>>) outs(%box : memref<?x?xbf16, strided<[32, 1]>, #gpu.address_space<workgroup>>)
   return
 }
+
+// -----
+
+// A load in a loop, of which each thread copies several pieces (64 x 32
+// bf16, two 16-byte pieces per thread of 128), from a buffer whose row
+// stride is dynamic: the copies read a view of the source whose stride
+// went through an inline `mov` that also takes the loop's induction
+// variable, so that LLVM does not hoist one loop-invariant address per
+// piece out of the loop (the pieces' addresses are recomputed in each trip
+// from one base). With a static row stride, the source is read as it is.
+// CHECK-LABEL: gpu.func @opaque_stride_in_loop
+// CHECK: scf.for %[[C:.*]] = %c0 to %{{.*}} step %c1 {
+// CHECK: %[[ROWS:.*]] = memref.subview %[[A:.*]][%{{.*}}, 0] [64, 32] [1, 1]
+// CHECK: %{{.*}}, %[[OFF:.*]], %[[SIZES:.*]]:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[ROWS]]
+// CHECK-DAG: %[[S64:.*]] = arith.index_castui %[[STRIDES]]#0 : index to i64
+// CHECK-DAG: %[[C64:.*]] = arith.index_castui %[[C]] : index to i64
+// CHECK: %[[MOV:.*]] = llvm.inline_asm "mov.b64 $0, $1;", "=l,l,l" %[[S64]], %[[C64]] : (i64, i64) -> i64
+// CHECK: %[[STRIDE:.*]] = arith.index_castui %[[MOV]] : i64 to index
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[ROWS]] to offset: [%[[OFF]]], sizes: [64, 32], strides: [%[[STRIDE]], 1]
+// CHECK: nvgpu.device_async_copy %[[VIEW]]
+// CHECK: nvgpu.device_async_copy %[[VIEW]]
+// CHECK-LABEL: gpu.func @static_stride_in_loop
+// CHECK-NOT: llvm.inline_asm
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: gpu.return
+func.func @opaque_stride_in_loop(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %t = memref.alloc() : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  scf.for %c = %c0 to %n step %c1 {
+    %row = arith.muli %c, %c64 : index
+    %rows = memref.subview %a[%row, 0] [64, 32] [1, 1] : memref<?x?xbf16, strided<[?, 1], offset: ?>> to memref<64x32xbf16, strided<[?, 1], offset: ?>>
+    linalg.copy ins(%rows : memref<64x32xbf16, strided<[?, 1], offset: ?>>) outs(%t : memref<64x32xbf16, #gpu.address_space<workgroup>>)
+  }
+  return
+}
+func.func @static_stride_in_loop(%a: memref<?x32xbf16>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %t = memref.alloc() : memref<64x32xbf16, #gpu.address_space<workgroup>>
+  scf.for %c = %c0 to %n step %c1 {
+    %row = arith.muli %c, %c64 : index
+    %rows = memref.subview %a[%row, 0] [64, 32] [1, 1] : memref<?x32xbf16> to memref<64x32xbf16, strided<[32, 1], offset: ?>>
+    linalg.copy ins(%rows : memref<64x32xbf16, strided<[32, 1], offset: ?>>) outs(%t : memref<64x32xbf16, #gpu.address_space<workgroup>>)
+  }
+  return
+}
