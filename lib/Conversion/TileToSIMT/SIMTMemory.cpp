@@ -114,17 +114,16 @@ public:
   /// passed through an inline `mov` that LLVM cannot see through. Without
   /// it, LLVM's reassociation hoists one loop-invariant address per
   /// register out of a loop (a register pair each: the state scan's h
-  /// stores alone took 32). Does nothing when a stride the tile runs along
-  /// is not static.
+  /// stores alone took 32). A dynamic stride the tile runs along (a head
+  /// count known only at run time) goes through such a `mov` too, tied to
+  /// the thread's address, so that the registers' offsets (multiples of it)
+  /// are recomputed where they are used rather than hoisted.
   void preparePointers() {
     auto type = cast<MemRefType>(memref.getType());
     int64_t staticOffset;
     if (failed(type.getStridesAndOffset(strides, staticOffset)) ||
         type.getElementTypeBitWidth() % 8)
       return;
-    for (int64_t dim : dims)
-      if (ShapedType::isDynamic(strides[dim]))
-        return;
     bytes = type.getElementTypeBitWidth() / 8;
     auto cst = [&](int64_t v) {
       return arith::ConstantIndexOp::create(b, loc, v);
@@ -142,32 +141,66 @@ public:
         b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref),
         arith::MulIOp::create(b, loc, linear, cst(bytes)));
     Type i64 = b.getI64Type();
-    Value opaque =
-        LLVM::InlineAsmOp::create(
-            b, loc, i64,
-            ValueRange{arith::IndexCastUIOp::create(b, loc, i64, address)},
-            "mov.b64 $0, $1;", "=l,l", /*has_side_effects=*/false,
-            /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr(), ArrayAttr())
-            .getResult(0);
+    Value address64 = arith::IndexCastUIOp::create(b, loc, i64, address);
+    auto opaqueMov = [&](ValueRange inputs) {
+      std::string constraints = "=l";
+      for (size_t i = 0; i < inputs.size(); ++i)
+        constraints += ",l";
+      return LLVM::InlineAsmOp::create(
+                 b, loc, i64, inputs, "mov.b64 $0, $1;", constraints,
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::tailcallkind::TailCallKind::None,
+                 LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+    };
+    strideBytes.assign(dims.size(), Value());
+    for (auto [j, dim] : llvm::enumerate(dims)) {
+      if (!ShapedType::isDynamic(strides[dim]))
+        continue;
+      Value stride = arith::MulIOp::create(b, loc, metadata.getStrides()[dim],
+                                           cst(bytes));
+      strideBytes[j] = opaqueMov(
+          {arith::IndexCastUIOp::create(b, loc, i64, stride), address64});
+    }
     threadPointer = LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), opaque);
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
+        opaqueMov({address64}));
   }
 
   /// A global pointer to the element of register `reg` (the prepared
-  /// thread pointer plus the register's offset as a constant), or null
-  /// when preparePointers could not prepare one.
+  /// thread pointer plus the register's offset: a constant, plus multiples
+  /// of the opaque dynamic strides), or null when preparePointers could
+  /// not prepare one.
   Value pointerTo(OpBuilder &at, Location l, int64_t reg) {
     if (!threadPointer)
       return Value();
     SmallVector<int64_t> offsets = layout.getRegisterOffsets(reg);
     int64_t byteOffset = 0;
-    for (auto [j, dim] : llvm::enumerate(dims))
-      byteOffset += offsets[j] * strides[dim] * bytes;
+    Value dynamicOffset;
+    for (auto [j, dim] : llvm::enumerate(dims)) {
+      if (!offsets[j])
+        continue;
+      if (!strideBytes[j]) {
+        byteOffset += offsets[j] * strides[dim] * bytes;
+        continue;
+      }
+      Value term = LLVM::MulOp::create(
+          at, l, strideBytes[j],
+          LLVM::ConstantOp::create(at, l, at.getI64Type(), offsets[j]));
+      dynamicOffset = dynamicOffset
+                          ? LLVM::AddOp::create(at, l, dynamicOffset, term)
+                                .getResult()
+                          : term;
+    }
+    Value pointer = threadPointer;
+    if (dynamicOffset)
+      pointer = LLVM::GEPOp::create(at, l, pointer.getType(), at.getI8Type(),
+                                    pointer, ArrayRef<LLVM::GEPArg>{dynamicOffset},
+                                    LLVM::GEPNoWrapFlags::inbounds);
     if (!byteOffset)
-      return threadPointer;
+      return pointer;
     return LLVM::GEPOp::create(
-        at, l, threadPointer.getType(), at.getI8Type(), threadPointer,
+        at, l, pointer.getType(), at.getI8Type(), pointer,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(byteOffset)},
         LLVM::GEPNoWrapFlags::inbounds);
   }
@@ -178,6 +211,9 @@ private:
   Value memref;
   Value threadPointer;
   SmallVector<int64_t> strides;
+  /// Per tile dimension: its stride in bytes through an opaque `mov` when
+  /// the stride is dynamic, else null.
+  SmallVector<Value> strideBytes;
   int64_t bytes = 0;
   ValueRange indices;
   ArrayRef<int64_t> dims;

@@ -165,8 +165,8 @@ KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
   return tuning;
 }
 
-/// Only the seed kernel runs faster on registers today, with static head
-/// counts and fixed lengths. The measurements (H200, T=8192, H=HV=96,
+/// Only the seed kernel runs faster on registers today, except with varlen
+/// and static head counts. The measurements (H200, T=8192, H=HV=96,
 /// K=128, bf16; docs/performance.md, 2026-12-03), all with its addresses
 /// as a program base plus per-access offsets (gpu-hoist-uniform-addresses):
 ///  - B=1 alone (fla 0.620 / 0.488 ms in the same run): 0.544 ms on
@@ -176,11 +176,18 @@ KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
 ///    at 168 registers (236 bytes before the address split). Whole forward
 ///    2.894 -> 2.737 ms with fla's default flags (fla 2.732), 2.976 ->
 ///    2.816 with FlashKDA's (inter_solve 648 -> 489 us; fla 2.619).
-///  - Varlen, safe_gate (FlashKDA's flags, B=1): the forward's inter_solve
-///    ran 0.756 ms on registers against 0.661 before the address split
-///    (ptxas spilled 88 bytes at the cap of 168); not measured since.
-///  - Dynamic head counts make the head stride dynamic, which register
-///    tiles cannot address with one pointer per thread.
+///  - Varlen with static head counts, safe_gate (FlashKDA's flags, B=1):
+///    the forward's inter_solve ran 0.756 ms on registers against 0.661
+///    before the address split (ptxas spilled 88 bytes at the cap of 168);
+///    not measured since, so it stays on shared memory.
+///  - Dynamic head counts (the embedded default bundles, 2026-12-04): the
+///    register loads and stores address a dynamic row stride through an
+///    opaque multiple of it (convert-tile-to-simt). Whole forward at B=1,
+///    T=8192, H=HV=96 (kda-run, two runs each): K=128 2.92 -> 2.81 ms with
+///    fla's flags, 3.03 -> 2.90 with FlashKDA's; K=64 1.89 -> 1.78 and
+///    1.97 -> 1.86. Varlen too (six sequences of 8192 tokens in all):
+///    K=128 3.050 -> 3.009 and 3.187 -> 3.118 ms, K=64 1.887 -> 1.801 and
+///    1.992 -> 1.899, although ptxas spills 64-76 bytes there at 168.
 ///  - The merge at ieee precision has no register lowering
 ///    (kda-assign-tile-layouts would leave it on shared memory with the
 ///    register mapping's K tiles of 16, which slow it down).
@@ -192,8 +199,8 @@ TileMapping mlir::kda::getPreferredMapping(TunedKernel kernel,
   switch (kernel) {
   case TunedKernel::interSolve:
   case TunedKernel::interSolveSafe:
-    return shape.staticHeads && !shape.varlen ? TileMapping::registers
-                                              : TileMapping::sharedMemory;
+    return shape.varlen && shape.staticHeads ? TileMapping::sharedMemory
+                                             : TileMapping::registers;
   default:
     return TileMapping::sharedMemory;
   }

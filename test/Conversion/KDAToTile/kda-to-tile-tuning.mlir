@@ -7,10 +7,10 @@
 // Each kernel's launch shape comes from the target's kernel tuning, for the
 // mapping its tiles will get. By default (mapping=tuned) each kernel takes
 // the mapping the tuning prefers for it and its shapes: registers for
-// inter_solve with static head counts and fixed lengths, with or without
-// safe_gate and with any batch (it asks for them with
-// tile.register_tiles); shared memory for inter_solve with varlen (or
-// dynamic head counts), and for every other kernel. The inter_solve kernel
+// inter_solve with or without safe_gate, with any batch and head counts,
+// except varlen with static head counts (it asks for them with
+// tile.register_tiles); shared memory for that inter_solve and for every
+// other kernel. The inter_solve kernel
 // tiles K by 32 columns on the shared-memory mapping and by 16 on
 // registers; block-k, when set, overrides both. On registers its register
 // cap is 168 instead of 128 (its speculated loads need them); both
@@ -35,6 +35,12 @@
 // TUNED-SAME: tile.max_registers = 168 : i64
 // TUNED-SAME: tile.register_tiles
 // TUNED-SAME: tile.speculate_loads
+// TUNED-LABEL: func.func @dynamic_heads_inter_solve_0
+// TUNED-SAME: tile.max_registers = 168 : i64
+// TUNED-SAME: tile.register_tiles
+// TUNED-LABEL: func.func @varlen_dynamic_heads_inter_solve_0
+// TUNED-SAME: tile.max_registers = 168 : i64
+// TUNED-SAME: tile.register_tiles
 // TUNED-LABEL: func.func @safe_varlen_inter_solve_0
 // TUNED-SAME: tile.hoist_addresses
 // TUNED-SAME: tile.max_registers = 128 : i64
@@ -100,6 +106,31 @@ func.func @safe_dynamic_batch(%q: tensor<?x?x4x128xbf16>, %k: tensor<?x?x4x128xb
          tensor<?x?x4xf32>, tensor<?x?x4x64xbf16>, tensor<?x?x4x16xf32>)
       -> (tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>)
   return %Aqk_out, %M : tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>
+}
+
+func.func @dynamic_heads(%q: tensor<?x?x?x128xbf16>, %k: tensor<?x?x?x128xbf16>,
+                         %G: tensor<?x?x?x128xf32>, %beta: tensor<?x?x?xf32>,
+                         %Aqk: tensor<?x?x?x64xbf16>, %Akkd: tensor<?x?x?x16xf32>)
+    -> (tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>) {
+  %Aqk_out, %M = kda.inter_solve %q, %k, %G, %beta, %Aqk, %Akkd
+      {scale = 0.0883883461 : f32, precision = #kda<precision tf32>}
+      : (tensor<?x?x?x128xbf16>, tensor<?x?x?x128xbf16>, tensor<?x?x?x128xf32>,
+         tensor<?x?x?xf32>, tensor<?x?x?x64xbf16>, tensor<?x?x?x16xf32>)
+      -> (tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>)
+  return %Aqk_out, %M : tensor<?x?x?x64xbf16>, tensor<?x?x?x64xbf16>
+}
+
+func.func @varlen_dynamic_heads(%q: tensor<1x?x?x128xbf16>, %k: tensor<1x?x?x128xbf16>,
+                                %G: tensor<1x?x?x128xf32>, %beta: tensor<1x?x?xf32>,
+                                %Aqk: tensor<1x?x?x64xbf16>, %Akkd: tensor<1x?x?x16xf32>,
+                                %cu: tensor<?xi64>)
+    -> (tensor<1x?x?x64xbf16>, tensor<1x?x?x64xbf16>) {
+  %Aqk_out, %M = kda.inter_solve %q, %k, %G, %beta, %Aqk, %Akkd cu_seqlens %cu
+      {scale = 0.0883883461 : f32, safe_gate}
+      : (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xf32>,
+         tensor<1x?x?xf32>, tensor<1x?x?x64xbf16>, tensor<1x?x?x16xf32>, tensor<?xi64>)
+      -> (tensor<1x?x?x64xbf16>, tensor<1x?x?x64xbf16>)
+  return %Aqk_out, %M : tensor<1x?x?x64xbf16>, tensor<1x?x?x64xbf16>
 }
 
 func.func @safe_varlen(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,

@@ -48,6 +48,31 @@ func.func @elementwise(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
   return
 }
 
+// With a dynamic row stride (a head count known only at run time), the
+// stride in bytes goes through an inline mov tied to the thread's address
+// too, and a register's offset is a multiple of it (rows 8 apart: 8 times
+// the stride) plus a constant, computed where the access is.
+// CHECK-LABEL: func.func @elementwise_dynamic_stride
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %arg0
+// CHECK: %[[SBYTES:.*]] = arith.muli %[[STRIDES]]#0, %c4
+// CHECK: %[[S64:.*]] = arith.index_castui %[[SBYTES]] : index to i64
+// CHECK: %[[STRIDE:.*]] = llvm.inline_asm "mov.b64 $0, $1;", "=l,l,l" %[[S64]], %[[ADDR:.*]] : (i64, i64) -> i64
+// CHECK: %[[MOV:.*]] = llvm.inline_asm "mov.b64 $0, $1;", "=l,l" %[[ADDR]] : (i64) -> i64
+// CHECK: %[[PTR:.*]] = llvm.inttoptr %[[MOV]] : i64 to !llvm.ptr<1>
+// CHECK: llvm.load %[[PTR]] {alignment = 8 : i64}
+// CHECK: %[[ROWS8:.*]] = llvm.mul %[[STRIDE]], %{{.*}} : i64
+// CHECK: %[[ROW8:.*]] = llvm.getelementptr inbounds %[[PTR]][%[[ROWS8]]]
+// CHECK: llvm.load %[[ROW8]] {alignment = 8 : i64}
+// CHECK: llvm.getelementptr inbounds %[[PTR]][32]
+// CHECK: llvm.getelementptr inbounds %[[ROW8]][32]
+func.func @elementwise_dynamic_stride(%x: memref<?x?xf32>, %y: memref<?x?xf32>)
+    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<?x?xf32> -> tensor<16x16xf32, #acc>
+  tile.store %t, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<?x?xf32>
+  return
+}
+
 // Row sums of a 16x16 accumulator: each thread adds its 2 elements of a
 // row, then the 4 lanes of the row's quad add theirs (xor 1, 2). The row
 // vector is held by all 4 lanes of a quad: only the first stores.
