@@ -3,7 +3,7 @@ import ctypes
 
 import torch
 
-from . import _capi, _compile
+from . import _capi, _compile, _op
 
 # torch's current stream of a device as a raw cudaStream_t, without building
 # a torch.cuda.Stream object (5 us a call on an H200 host); the public
@@ -107,11 +107,34 @@ def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
     cu_seqlens_cpu, a host copy of it, saves reading it back from the
     device. CPU tensors run the bundle's CPU build; CUDA
     tensors run on the GPU on torch's current stream. final_state is None
-    unless output_final_state.
+    unless output_final_state. Under torch.compile the call is the custom
+    op torch.ops.kda.chunk_kda_fwd (torch 2.4 and later).
     """
     if isinstance(cu_seqlens, torch.Tensor) and cu_seqlens.dtype == torch.int32:
         # The kernels read int64 offsets (fla accepts both).
         cu_seqlens = cu_seqlens.long()
+    if _op.chunk_kda_fwd is not None and _op.is_compiling():
+        # Traced by torch.compile: the custom op (docs/python.md).
+        o, final_state = _op.chunk_kda_fwd(
+            q, k, v, g, beta, scale, initial_state,
+            bool(use_qk_l2norm_in_kernel), bool(use_gate_in_kernel),
+            bool(use_beta_sigmoid_in_kernel), bool(allow_neg_eigval),
+            bool(safe_gate), lower_bound, bool(state_v_first), cu_seqlens,
+            cu_seqlens_cpu, A_log, dt_bias)
+        return o, (final_state if output_final_state else None)
+    return run_eager(q, k, v, g, beta, scale, initial_state,
+                     output_final_state, use_qk_l2norm_in_kernel,
+                     use_gate_in_kernel, use_beta_sigmoid_in_kernel,
+                     allow_neg_eigval, safe_gate, lower_bound, state_v_first,
+                     cu_seqlens, cu_seqlens_cpu, A_log, dt_bias)
+
+
+def run_eager(q, k, v, g, beta, scale, initial_state, output_final_state,
+              use_qk_l2norm_in_kernel, use_gate_in_kernel,
+              use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
+              lower_bound, state_v_first, cu_seqlens, cu_seqlens_cpu, A_log,
+              dt_bias):
+    """chunk_kda's call, run now on the tensors' device (cu_seqlens int64)."""
     tensors = {'q': q, 'k': k, 'v': v, 'g': g, 'beta': beta,
                'initial_state': initial_state, 'A_log': A_log,
                'dt_bias': dt_bias, 'cu_seqlens': cu_seqlens}

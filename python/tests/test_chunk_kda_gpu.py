@@ -5,7 +5,9 @@ CUDA build of torch; scripts/gpu-python-check.sh builds the runtime there).
 
 CUDA tensors against the float64 recurrence of test_chunk_kda_cpu.py (fixed
 length and varlen), the same call on the CPU, a call captured in a CUDA graph and replayed, a call
-on a side stream, and the host time per call above the kernels.
+on a side stream, calls compiled with torch.compile (the custom op) and
+torch.library.opcheck on the op, and the host time per call above the
+kernels.
 """
 import os
 import sys
@@ -78,6 +80,46 @@ def main():
                    torch.equal(captured, eager))
     except Exception as e:  # capture must work: a failure is a test failure
         cpu.expect('cuda graph capture', False, '%s: %s' % (type(e).__name__, e))
+
+    # torch.compile: the call is the custom op torch.ops.kda.chunk_kda_fwd
+    # inside the compiled graph (fullgraph: no graph break around it), with
+    # the same results as the eager call; and torch.library.opcheck on the
+    # op (schema, fake kernel, dispatch with dynamic shapes).
+    if kda._op.chunk_kda_fwd is None:
+        print('torch.compile: NOT TESTED (torch %s has no '
+              'torch.library.custom_op)' % torch.__version__)
+    else:
+        def forward(q, k, v, g, beta, h0):
+            o, ht = kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                                  output_final_state=True)
+            return o * 2, ht
+
+        def forward_varlen(q, k, v, g, beta, h0, cu):
+            return kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                                 output_final_state=True, cu_seqlens=cu)
+
+        try:
+            eo, eht = kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                                    output_final_state=True)
+            co, cht = torch.compile(forward, fullgraph=True)(q, k, v, g, beta, h0)
+            cpu.expect('torch.compile equals the eager call',
+                       torch.equal(co, eo * 2) and torch.equal(cht, eht))
+            offsets = torch.tensor([0, 0, 1, 64, 100, 256], device=dev)
+            hv = torch.randn(5, 2, 128, 128, device=dev) * 0.1
+            vo, vht = kda.chunk_kda(q, k, v, g, beta, initial_state=hv,
+                                    output_final_state=True, cu_seqlens=offsets)
+            wo, wht = torch.compile(forward_varlen, fullgraph=True)(
+                q, k, v, g, beta, hv, offsets)
+            cpu.expect('torch.compile equals the eager call, varlen',
+                       torch.equal(wo, vo) and torch.equal(wht, vht))
+            torch.library.opcheck(
+                torch.ops.kda.chunk_kda_fwd.default,
+                (q, k, v, g, beta, None, h0, False, False, False, False, False,
+                 None, False, None, None, None, None))
+            cpu.expect('torch.library.opcheck', True)
+        except Exception as e:  # a failure here is a test failure
+            cpu.expect('torch.compile / opcheck', False,
+                       '%s: %s' % (type(e).__name__, e))
 
     # Host time per call above the kernels: small shapes, many calls.
     q, k, v, g, beta, h0 = (x.to(dev) for x in cpu.inputs(1, 64, 1, 1, 64, 6))
