@@ -12,9 +12,9 @@
 #include "AsyncCopies.h"
 #include "Barriers.h"
 #include "MatmulEpilogues.h"
+#include "../Utils/OpaqueValue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -258,13 +258,8 @@ Value withOpaqueRowStride(OpBuilder &b, Location loc, Value source,
   auto toI64 = [&](Value v) {
     return arith::IndexCastUIOp::create(b, loc, i64, v).getResult();
   };
-  Value stride =
-      LLVM::InlineAsmOp::create(
-          b, loc, i64, ValueRange{toI64(metadata.getStrides()[0]), toI64(trip)},
-          "mov.b64 $0, $1;", "=l,l,l", /*has_side_effects=*/false,
-          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr(), ArrayAttr())
-          .getResult(0);
+  Value stride = kda::createOpaqueI64(b, loc, toI64(metadata.getStrides()[0]),
+                                     toI64(trip));
   Value opaque =
       arith::IndexCastUIOp::create(b, loc, b.getIndexType(), stride);
   OpFoldResult newOffset =

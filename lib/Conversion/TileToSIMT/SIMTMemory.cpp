@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SIMTLowering.h"
+#include "../Utils/OpaqueValue.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
 #include "kda/Dialect/Tile/TileUtils.h"
@@ -142,29 +143,18 @@ public:
         arith::MulIOp::create(b, loc, linear, cst(bytes)));
     Type i64 = b.getI64Type();
     Value address64 = arith::IndexCastUIOp::create(b, loc, i64, address);
-    auto opaqueMov = [&](ValueRange inputs) {
-      std::string constraints = "=l";
-      for (size_t i = 0; i < inputs.size(); ++i)
-        constraints += ",l";
-      return LLVM::InlineAsmOp::create(
-                 b, loc, i64, inputs, "mov.b64 $0, $1;", constraints,
-                 /*has_side_effects=*/false, /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None,
-                 LLVM::AsmDialectAttr(), ArrayAttr())
-          .getResult(0);
-    };
     strideBytes.assign(dims.size(), Value());
     for (auto [j, dim] : llvm::enumerate(dims)) {
       if (!ShapedType::isDynamic(strides[dim]))
         continue;
       Value stride = arith::MulIOp::create(b, loc, metadata.getStrides()[dim],
                                            cst(bytes));
-      strideBytes[j] = opaqueMov(
-          {arith::IndexCastUIOp::create(b, loc, i64, stride), address64});
+      strideBytes[j] = createOpaqueI64(
+          b, loc, arith::IndexCastUIOp::create(b, loc, i64, stride), address64);
     }
     threadPointer = LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
-        opaqueMov({address64}));
+        createOpaqueI64(b, loc, address64));
   }
 
   /// A global pointer to the element of register `reg` (the prepared
