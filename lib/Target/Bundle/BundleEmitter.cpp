@@ -26,6 +26,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm-c/Target.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include <future>
@@ -150,8 +152,6 @@ std::optional<std::string> buildCPUSharedObject(ModuleOp module,
                      "bundle has no cpu section");
     return std::nullopt;
   }
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple("x86_64-unknown-linux-gnu");
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -210,6 +210,21 @@ struct CPUBuild {
   SmallVector<std::string> warnings;
 };
 
+/// Registers the code generators both builds use (x86-64 for the CPU build,
+/// NVPTX for the GPU build), once and before the two builds run side by
+/// side: LLVM's target registry is not safe to extend from two threads.
+void initializeCodeGenerators() {
+  static llvm::once_flag once;
+  llvm::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
 /// Starts the CPU build of `module` on a thread of its own, beside the GPU
 /// build (on a 2-core machine the whole-forward bundle took 5.6 s with the
 /// two builds one after the other, 4.1 s of them the GPU build). The
@@ -218,6 +233,7 @@ struct CPUBuild {
 /// the build's diagnostics are collected, to be reported on `module` when
 /// the result is taken.
 std::future<CPUBuild> startCPUBuild(ModuleOp module, bool fuseScanOutput) {
+  initializeCodeGenerators();
   std::string text;
   {
     llvm::raw_string_ostream os(text);
