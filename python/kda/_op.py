@@ -13,7 +13,7 @@ import torch
 OP_NAME = 'kda::chunk_kda_fwd'
 
 
-def _output_shapes(q, v, initial_state, state_v_first, cu_seqlens):
+def _output_shapes(q, v, state_v_first, cu_seqlens):
     """Shapes of o ([B, T, HV, V]) and of the final state ([N, HV, K, V],
     [N, HV, V, K] with state_v_first), N the batch or the sequences."""
     B, T, HV, V = v.shape
@@ -56,8 +56,7 @@ def _register():
           use_gate_in_kernel, use_beta_sigmoid_in_kernel, allow_neg_eigval,
           safe_gate, lower_bound, state_v_first, cu_seqlens, cu_seqlens_cpu,
           A_log, dt_bias):
-        o_shape, state_shape = _output_shapes(q, v, initial_state,
-                                              state_v_first, cu_seqlens)
+        o_shape, state_shape = _output_shapes(q, v, state_v_first, cu_seqlens)
         # o is computed in v's dtype and returned in q's (fla's rule).
         return (q.new_empty(o_shape, dtype=q.dtype),
                 q.new_empty(state_shape, dtype=torch.float32))
