@@ -185,7 +185,10 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
 def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Map bufferized tile kernels onto GPU thread blocks";
   let description = [{
-    Moves every tile kernel into a `gpu.module` as a `gpu.func` kernel: one
+    Moves every tile kernel into a `gpu.module` of its own
+    (`@<kernel>_module`, so that the passes nested on `gpu.module` and the
+    code generation of `kda-serialize-gpu-modules` run the kernels side by
+    side) as a `gpu.func` kernel: one
     program per thread block, `tile.program_id` / `tile.num_programs` become
     `gpu.block_id` / `gpu.grid_dim`, workgroup allocations become views into
     one shared byte block (buffers whose live ranges do not overlap share

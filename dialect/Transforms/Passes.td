@@ -355,4 +355,38 @@ def GPUFPContractPass : Pass<"gpu-fp-contract", "::mlir::gpu::GPUModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SerializeGPUModulesPass
+    : Pass<"kda-serialize-gpu-modules", "::mlir::ModuleOp"> {
+  let summary = "Compile every gpu.module to a gpu.binary, the modules side by side";
+  let description = [{
+    Does what upstream `gpu-module-to-binary` does (each `gpu.module` directly
+    in the module is compiled for each of its target attributes, such as
+    `#nvvm.target`, and replaced by a `gpu.binary` of the same name holding
+    the objects), with the modules compiled concurrently on the context's
+    thread pool (one after the other under `--mlir-disable-threading`).
+    `convert-tile-to-gpu` gives every kernel a `gpu.module` of its own, so
+    the LLVM optimization and code generation of a program's kernels, most
+    of the time it takes to compile, run in parallel. Diagnostics are
+    reported in module order.
+
+    Example:
+
+    ```mlir
+    gpu.module @a_module [#nvvm.target<chip = "sm_90">] { gpu.func @a() kernel { gpu.return } }
+    gpu.module @b_module [#nvvm.target<chip = "sm_90">] { gpu.func @b() kernel { gpu.return } }
+    // becomes (format=isa)
+    gpu.binary @a_module [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "...">]
+    gpu.binary @b_module [#gpu.object<#nvvm.target<chip = "sm_90">, assembly = "...">]
+    ```
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "What each binary holds: isa (PTX), bin (cubin), fatbin, or llvm "
+           "(LLVM bitcode), as gpu-module-to-binary's format">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit path (for libdevice and ptxas)">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // KDA_TRANSFORMS_PASSES_TD

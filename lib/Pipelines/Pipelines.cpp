@@ -117,10 +117,10 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
     gpuPm.addPass(createCSEPass());
   }
 
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format;
-  binary.toolkitPath = options.toolkit;
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  SerializeGPUModulesPassOptions binary;
+  binary.format = options.format;
+  binary.toolkit = options.toolkit;
+  pm.addPass(createSerializeGPUModulesPass(binary));
 }
 
 void kda::buildKDAToCPUPipeline(OpPassManager &pm,

@@ -9,7 +9,7 @@
 // inter_solve kernels (0, the default: each kernel's own; a precomputed
 // gate takes 64 columns). It must be 0 or a power of 2 of at least 8.
 
-// THREADS: gpu.launch_func @kda_kernels::@gate_gate_cumsum_0
+// THREADS: gpu.launch_func @gate_gate_cumsum_0_module::@gate_gate_cumsum_0
 // THREADS: known_block_size = array<i32: 128, 1, 1>
 // BLOCKK: arith.constant 4 : index
 // BLOCKK: tile.launch @gate_gate_cumsum_0 grid [

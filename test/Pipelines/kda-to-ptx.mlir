@@ -7,10 +7,10 @@
 
 // CHECK-LABEL: func.func @gate_cumsum
 // CHECK-SAME: kda.entry
-// CHECK: gpu.launch_func @kda_kernels::@gate_cumsum_gate_cumsum_0 blocks in ({{.*}}) threads in ({{.*}}) args(
-// CHECK: gpu.binary @kda_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, assembly = "{{.*}}.visible .entry gate_cumsum_gate_cumsum_0(
+// CHECK: gpu.launch_func @gate_cumsum_gate_cumsum_0_module::@gate_cumsum_gate_cumsum_0 blocks in ({{.*}}) threads in ({{.*}}) args(
+// CHECK: gpu.binary @gate_cumsum_gate_cumsum_0_module [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {{.*}}, assembly = "{{.*}}.visible .entry gate_cumsum_gate_cumsum_0(
 
-// LLVM: gpu.binary @kda_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, {{.*}}offload = "
+// LLVM: gpu.binary @gate_cumsum_gate_cumsum_0_module [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, {{.*}}offload = "
 
 // LINALG-LABEL: func.func @gate_cumsum_gate_cumsum_0
 // LINALG-NOT: tile.load

@@ -1,7 +1,8 @@
 //===- TileToGPU.cpp - tile kernels as GPU thread blocks ------------------===//
 //
-// Each bufferized tile kernel becomes a gpu.func in the gpu.module
-// @kda_kernels, run as one thread block per program:
+// Each bufferized tile kernel becomes a gpu.func in a gpu.module of its own
+// (@<kernel>_module, so that later passes and the code generators can work
+// on the kernels side by side), run as one thread block per program:
 //  - tile.program_id / tile.num_programs -> gpu.block_id / gpu.grid_dim;
 //  - workgroup allocations -> workgroup attributions (shared memory), after
 //    each loop-carried buffer gets an allocation of its own outside the loop;
@@ -46,7 +47,8 @@ using namespace mlir::kda::tile;
 
 namespace {
 
-constexpr StringLiteral kGpuModuleName = "kda_kernels";
+/// Suffix of the name of the gpu.module that holds one kernel.
+constexpr StringLiteral kGpuModuleSuffix = "_module";
 
 /// Attribute of a gpu.func holding the dynamic shared memory (bytes) its
 /// launches must provide.
@@ -375,13 +377,20 @@ struct ConvertTileToGPUPass
     }
 
     OpBuilder b(ctx);
-    b.setInsertionPointToEnd(module.getBody());
-    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kGpuModuleName);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
 
     llvm::StringMap<gpu::GPUFuncOp> converted;
     for (func::FuncOp kernel : kernels) {
+      std::string moduleName = (kernel.getName() + kGpuModuleSuffix).str();
+      if (SymbolTable::lookupSymbolIn(module, moduleName)) {
+        kernel.emitError() << "cannot name the gpu.module of this kernel '"
+                           << moduleName << "': the name is taken";
+        return signalPassFailure();
+      }
+      b.setInsertionPointToEnd(module.getBody());
+      auto gpuModule =
+          gpu::GPUModuleOp::create(b, kernel.getLoc(), moduleName);
       FailureOr<gpu::GPUFuncOp> gpuFunc =
           convertKernel(kernel, gpuModule, numThreads, maxRegisters);
       if (failed(gpuFunc))

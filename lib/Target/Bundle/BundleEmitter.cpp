@@ -109,8 +109,23 @@ std::optional<std::string> assemble(StringRef ptx, StringRef chip,
   TempFile log(".log");
   std::string error;
   std::string arch = ("-arch=" + chip).str();
-  bool ok = run(ptxas, {arch, in.path, "-o", out.path}, error,
-                log.valid() ? StringRef(log.path) : StringRef());
+  StringRef logPath = log.valid() ? StringRef(log.path) : StringRef();
+  // The kernels are assembled on every core (-split-compile 0: the same
+  // code as with one thread, the cubin differs only in the note that
+  // records ptxas's command line). A ptxas without the option assembles on
+  // one.
+  bool ok = run(ptxas, {arch, "-split-compile", "0", in.path, "-o", out.path},
+                error, logPath);
+  if (!ok && log.valid())
+    if (std::optional<std::string> text = readFile(log.path);
+        text && StringRef(*text).contains("split-compile")) {
+      error.clear();
+      {
+        std::error_code ec; // Empties the log: only the rerun's counts.
+        llvm::raw_fd_ostream truncate(log.path, ec);
+      }
+      ok = run(ptxas, {arch, in.path, "-o", out.path}, error, logPath);
+    }
   std::string problems;
   if (log.valid())
     if (std::optional<std::string> text = readFile(log.path)) {

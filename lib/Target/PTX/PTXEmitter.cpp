@@ -2,6 +2,8 @@
 
 #include "kda/Target/PTXEmitter.h"
 
+#include "PTXMerge.h"
+
 #include "kda/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -75,8 +77,8 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   if (failed(pm.run(module)))
     return failure();
 
-  std::string ptx;
-  bool found = false;
+  // One PTX module per gpu.module (one per kernel), joined into one file.
+  SmallVector<std::string> modules;
   WalkResult result = module.walk([&](gpu::BinaryOp binary) {
     for (Attribute attr : binary.getObjectsAttr()) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
@@ -88,19 +90,21 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
       // The serializer keeps a trailing NUL that ptxas rejects.
       while (!text.empty() && text.back() == '\0')
         text = text.drop_back();
-      ptx += text.str();
-      if (!text.ends_with("\n"))
-        ptx += "\n";
-      found = true;
+      modules.push_back(text.str());
     }
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
-  if (!found)
+  if (modules.empty())
     return emitError(module.getLoc(),
                      "the module has no kda ops or tile kernels, so there is "
                      "no PTX to emit");
+  std::string error;
+  FailureOr<std::string> ptx = mergePTXModules(modules, error);
+  if (failed(ptx))
+    return emitError(module.getLoc()) << "cannot join the kernels' PTX: "
+                                      << error;
   return ptx;
 }
 

@@ -56,3 +56,17 @@ func.func @too_much_shared(%a: memref<256x256xf32>) attributes {tile.kernel} {
   memref.copy %t, %a : memref<256x256xf32, #gpu.address_space<workgroup>> to memref<256x256xf32>
   return
 }
+
+// -----
+
+// Each kernel's gpu.module is named after it; another symbol of that name
+// is an error, not a silent rename.
+
+func.func @taken_module() {
+  return
+}
+
+// expected-error @+1 {{cannot name the gpu.module of this kernel 'taken_module': the name is taken}}
+func.func @taken(%a: memref<4xf32>) attributes {tile.kernel} {
+  return
+}

@@ -10,8 +10,8 @@
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: func.func @host(%[[IN:.*]]: memref<?x32xf32>, %[[OUT:.*]]: memref<?x32xf32>, %[[N:.*]]: index)
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
-// CHECK: gpu.launch_func @kda_kernels::@scale blocks in (%[[N]], %{{.*}}, %{{.*}}) threads in (%[[C64]], %{{.*}}, %{{.*}}) args(%[[IN]] : memref<?x32xf32>, %[[OUT]] : memref<?x32xf32>)
-// CHECK: gpu.module @kda_kernels
+// CHECK: gpu.launch_func @scale_module::@scale blocks in (%[[N]], %{{.*}}, %{{.*}}) threads in (%[[C64]], %{{.*}}, %{{.*}}) args(%[[IN]] : memref<?x32xf32>, %[[OUT]] : memref<?x32xf32>)
+// CHECK: gpu.module @scale_module
 // CHECK: gpu.func @scale(%[[A:.*]]: memref<?x32xf32>, %[[B:.*]]: memref<?x32xf32>)
 // CHECK-SAME: workgroup(%[[SHARED:.*]] : memref<2304xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 64, 1, 1>}
@@ -182,7 +182,7 @@ func.func @late_first_use(%a: memref<64x16xf32>, %b: memref<64x16xf32>, %n: inde
 
 // CHECK-LABEL: func.func @big_host
 // CHECK: %[[BYTES:.*]] = arith.constant 67584 : i32
-// CHECK: gpu.launch_func @kda_kernels::@big blocks in ({{.*}}) threads in ({{.*}}) dynamic_shared_memory_size %[[BYTES]]
+// CHECK: gpu.launch_func @big_module::@big blocks in ({{.*}}) threads in ({{.*}}) dynamic_shared_memory_size %[[BYTES]]
 // CHECK-LABEL: gpu.func @big
 // CHECK-NOT: workgroup(
 // CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>

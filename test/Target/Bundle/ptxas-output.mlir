@@ -1,8 +1,10 @@
 // RUN: split-file %s %t
-// RUN: chmod +x %t/failing/ptxas %t/chatty/ptxas
+// RUN: chmod +x %t/failing/ptxas %t/chatty/ptxas %t/old/ptxas
 // RUN: env PATH=%t/failing kda-translate %t/gate.mlir --kda-to-bundle --no-cpu -o %t/failing.kdab 2>&1 | FileCheck %s --check-prefix=FAIL
 // RUN: env PATH=%t/chatty kda-translate %t/gate.mlir --kda-to-bundle --no-cpu -o %t/chatty.kdab 2>&1 | FileCheck %s --check-prefix=CHATTY
 // RUN: grep -a -c -E '^section cubin [0-9]+$' %t/chatty.kdab | FileCheck %s --check-prefix=CUBIN
+// RUN: env PATH=%t/old kda-translate %t/gate.mlir --kda-to-bundle --no-cpu -o %t/old.kdab 2>&1 | FileCheck %s --allow-empty --check-prefix=OLD
+// RUN: grep -a -c -E '^section cubin [0-9]+$' %t/old.kdab | FileCheck %s --check-prefix=CUBIN
 
 // kda-translate runs ptxas (the first on PATH; here stand-ins) with its
 // output captured: when ptxas fails, the warning carries ptxas's messages
@@ -18,6 +20,10 @@
 // CHATTY-NOT: info
 
 // CUBIN: 1
+
+// A ptxas that does not know -split-compile (which assembles the kernels
+// on every core) is run again without it, and nothing is reported.
+// OLD-NOT: warning
 
 //--- gate.mlir
 func.func @gate(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
@@ -41,5 +47,18 @@ done
 echo "ptxas info    : Compiling entry function 'gate' for 'sm_90'"
 echo "ptxas warning : Registers are spilled to local memory"
 echo "ptxas info    : Used 32 registers"
+echo "cubin" > "$out"
+exit 0
+
+//--- old/ptxas
+#!/bin/sh
+out=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o) out=$2 ;;
+    -split-compile) echo "ptxas fatal   : Unknown option '-split-compile'" >&2; exit 1 ;;
+  esac
+  shift
+done
 echo "cubin" > "$out"
 exit 0
