@@ -7,6 +7,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -57,8 +58,10 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
   }
   pm.addPass(createDropTileLayoutsPass());
   pm.addPass(createConvertTileToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // Function by function (each kernel and the host), side by side.
+  OpPassManager &perFunction = pm.nest<func::FuncOp>();
+  perFunction.addPass(createCanonicalizerPass());
+  perFunction.addPass(createCSEPass());
 }
 
 void kda::buildKDAToLinalgPipeline(OpPassManager &pm,

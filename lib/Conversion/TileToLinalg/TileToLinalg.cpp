@@ -17,7 +17,9 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::kda {
@@ -571,6 +573,30 @@ struct LowerVarlenChunk : OpRewritePattern<VarlenChunkOp> {
 // Pass
 //===----------------------------------------------------------------------===//
 
+/// Lowers the tile ops of `kernel` to linalg (`lowering`), fuses its
+/// elementwise producers into their consumers (`fusion`) and its sibling
+/// reductions; fails, with a diagnostic, where a tile op is left.
+static LogicalResult lowerKernel(func::FuncOp kernel,
+                                 const FrozenRewritePatternSet &lowering,
+                                 const FrozenRewritePatternSet &fusion) {
+  if (failed(applyPatternsGreedily(kernel, lowering)))
+    return kernel.emitError("tile-to-linalg lowering did not converge");
+  if (failed(applyPatternsGreedily(kernel, fusion)))
+    return kernel.emitError("elementwise fusion did not converge");
+  kda::fuseSiblingReductions(kernel);
+  // Every tile op but program ids and triangular inverses (already in
+  // destination style; the grid passes lower them) must be gone.
+  WalkResult left = kernel.walk([&](Operation *op) {
+    if (isa<TileDialect>(op->getDialect()) &&
+        !isa<ProgramIdOp, NumProgramsOp, UnitLowerInverseOp>(op)) {
+      op->emitOpError("could not be lowered to linalg");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(left.wasInterrupted());
+}
+
 /// True if `op` is a linalg op whose body calls a math-dialect function.
 static bool computesMath(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
@@ -627,29 +653,18 @@ struct ConvertTileToLinalgPass
       if (func->hasAttr(TileDialect::getKernelAttrName()))
         kernels.push_back(func);
     });
-    for (func::FuncOp kernel : kernels) {
-      if (failed(applyPatternsGreedily(kernel, frozen))) {
-        kernel.emitError("tile-to-linalg lowering did not converge");
-        return signalPassFailure();
-      }
-      if (failed(applyPatternsGreedily(kernel, frozenFusion))) {
-        kernel.emitError("elementwise fusion did not converge");
-        return signalPassFailure();
-      }
-      kda::fuseSiblingReductions(kernel);
-      // Every tile op but program ids and triangular inverses (already in
-      // destination style; the grid passes lower them) must be gone.
-      WalkResult left = kernel.walk([&](Operation *op) {
-        if (isa<TileDialect>(op->getDialect()) &&
-            !isa<ProgramIdOp, NumProgramsOp, UnitLowerInverseOp>(op)) {
-          op->emitOpError("could not be lowered to linalg");
-          return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
-      });
-      if (left.wasInterrupted())
-        return signalPassFailure();
-    }
+    // Each kernel is a function of its own (isolated from the others), so
+    // they are lowered side by side; diagnostics come in kernel order.
+    ParallelDiagnosticHandler diagnostics(&getContext());
+    LogicalResult lowered = failableParallelForEach(
+        &getContext(), llvm::seq<size_t>(0, kernels.size()), [&](size_t i) {
+          diagnostics.setOrderIDForThread(i);
+          LogicalResult result = lowerKernel(kernels[i], frozen, frozenFusion);
+          diagnostics.eraseOrderIDForThread();
+          return result;
+        });
+    if (failed(lowered))
+      return signalPassFailure();
   }
 };
 
