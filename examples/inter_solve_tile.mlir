@@ -8,7 +8,7 @@
 //
 // (the shared-memory tuning: K tiles of 32 columns; by default the target's
 // tuning runs this kernel on registers, where the same program has K tiles
-// of 16 and tile.register_tiles)
+// of 16 and mapping = registers)
 // with comments and some values renamed after the seed's variables
 // (i_t, i_tc0, b_b1, Ai00, ...). kda-opt prints this file exactly as that
 // command does (test/Examples/examples.test checks it).
@@ -27,14 +27,16 @@ func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16
   tile.launch @inter_solve_inter_solve_0 grid [%2, %c1, %c1] args(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7 : memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>, memref<?x?x4x64xf32>, memref<?x?x4xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x16xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>)
   return
 }
-// tile.max_registers: the register limit per thread that the GPU path gives
-// ptxas (128 for the kernel's 2 warps on the shared-memory mapping, 168 on
-// registers); tile.speculate_loads lets kda-hoist-tile-loads issue every
-// load of a K step at its start, out of the sub-chunk branches. Both were
-// measured on an H200: lib/Target/Tuning/KernelTuning.cpp has the numbers.
-// tile.hoist_addresses: the kernel's global addresses become a program base
-// plus per-access offsets (gpu-hoist-uniform-addresses).
-func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.hoist_addresses, tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64, tile.speculate_loads} {
+// tile.tuning: how the kernel runs on the GPU. threads: 2 warps per
+// program; max_registers: the register limit per thread that the GPU path
+// gives ptxas (128 for the kernel's 2 warps on the shared-memory mapping,
+// 168 on registers); block_k: the width of its K tiles; speculate_loads lets
+// kda-hoist-tile-loads issue every load of a K step at its start, out of the
+// sub-chunk branches. All were measured on an H200:
+// lib/Target/Tuning/KernelTuning.cpp has the numbers. hoist_addresses: the
+// kernel's global addresses become a program base plus per-access offsets
+// (gpu-hoist-uniform-addresses).
+func.func @inter_solve_inter_solve_0(%q: memref<?x?x4x64xbf16>, %k: memref<?x?x4x64xbf16>, %g: memref<?x?x4x64xf32>, %beta: memref<?x?x4xf32>, %Aqk: memref<?x?x4x64xbf16>, %Akkd: memref<?x?x4x16xf32>, %Aqk_out: memref<?x?x4x64xbf16>, %M: memref<?x?x4x64xbf16>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>} {
   %cst_0 = arith.constant 1.250000e-01 : f32
   %c48 = arith.constant 48 : index
   %c16 = arith.constant 16 : index

@@ -52,7 +52,7 @@ func.func @chain_block(%x: memref<56x16xbf16>, %y: memref<56x16xbf16>,
                        %v: memref<56x16xbf16>, %g: memref<56xf32>,
                        %o: memref<56x16xf32>, %r: memref<56xf32>,
                        %c: memref<56xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %pid = tile.program_id x

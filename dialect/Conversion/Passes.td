@@ -52,7 +52,10 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
     function on memrefs in destination-passing style (results become trailing
     output arguments) whose body is a sequence of `tile.launch` ops, and adds
     one tile kernel (`func.func` with `tile.kernel`) per launch. Grid sizes
-    are computed from the runtime sizes (B, T, and N for varlen).
+    are computed from the runtime sizes (B, T, and N for varlen). Each
+    kernel carries the tuning that the target chose for it, and the width of
+    the K tiles it was built with, as its `tile.tuning` attribute
+    (`#tile.tuning`).
   }];
   let dependentDialects = [
     "::mlir::kda::tile::TileDialect", "::mlir::arith::ArithDialect",
@@ -69,7 +72,8 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "Where the kernels' tiles will live on the GPU, which selects "
            "their tuning: 'tuned' (each kernel where the target's tuning "
            "runs it fastest; kernels tuned for registers get "
-           "'tile.register_tiles'), 'registers' (every kernel, for "
+           "'mapping = registers' in their 'tile.tuning'), 'registers' "
+           "(every kernel, for "
            "kda-assign-tile-layouts) or 'shared-memory'">
   ];
 }
@@ -175,7 +179,7 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block when a kernel has no 'tile.num_threads' attribute">,
+           "Threads per block when a kernel has no 'tile.tuning' attribute">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"false",
            "Copy a loop's dot operands kept in shared memory one trip ahead, "
            "into buffers of two slots">
@@ -241,11 +245,11 @@ def ConvertTileToGPUPass : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block when a kernel has no 'tile.num_threads' attribute">,
+           "Threads per block when a kernel has no 'tile.tuning' attribute">,
     Option<"maxRegisters", "max-registers", "int64_t", /*default=*/"0",
            "Register limit per thread for every kernel (PTX .maxnreg); 0 "
-           "leaves it to each kernel's 'tile.max_registers' attribute, or "
-           "to ptxas where a kernel has none">
+           "leaves it to the max_registers of each kernel's 'tile.tuning', "
+           "or to ptxas where a kernel has none">
   ];
 }
 

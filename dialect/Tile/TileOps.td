@@ -33,7 +33,10 @@ def Tile_Dialect : Dialect {
     `tile.launch`.
 
     Kernels lower to linalg on tensors (`--convert-tile-to-linalg`), then to
-    either GPU blocks or CPU loops.
+    either GPU blocks or CPU loops. A kernel records how it runs on the GPU
+    (threads per program, register cap, live-tile budget and the choices of
+    the target's kernel tuning) in one `tile.tuning` attribute, a
+    `#tile.tuning`.
 
     A tile may carry a `#tile.dist` layout (a tensor encoding) that says
     which thread of which warp holds each element, for tiles held in
@@ -44,29 +47,14 @@ def Tile_Dialect : Dialect {
     registers; kernels without layouts take the shared-memory mapping.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the unit attribute that marks a func.func as a tile kernel.
     static constexpr ::llvm::StringLiteral getKernelAttrName() { return "tile.kernel"; }
-    /// Name of the i64 attribute giving the number of GPU threads per program.
-    static constexpr ::llvm::StringLiteral getNumThreadsAttrName() { return "tile.num_threads"; }
-    /// Name of the i64 attribute bounding the bytes of tiles that a kernel's
-    /// loads may keep live by moving up (kda-hoist-tile-loads).
-    static constexpr ::llvm::StringLiteral getMaxLiveBytesAttrName() { return "tile.max_live_bytes"; }
-    /// Name of the unit attribute that lets kda-hoist-tile-loads move a
-    /// kernel's loads out of scf.if branches (speculation).
-    static constexpr ::llvm::StringLiteral getSpeculateLoadsAttrName() { return "tile.speculate_loads"; }
-    /// Name of the unit attribute by which the target's kernel tuning asks
-    /// for a kernel's tiles in registers (kda-assign-tile-layouts with
-    /// only-requested gives layouts to such kernels only).
-    static constexpr ::llvm::StringLiteral getRegisterTilesAttrName() { return "tile.register_tiles"; }
-    /// Name of the unit attribute by which the target's kernel tuning asks
-    /// for a kernel's global addresses as a program base plus a per-access
-    /// offset (gpu-hoist-uniform-addresses); convert-tile-to-gpu keeps it on
-    /// the gpu.func, and the NVVM lowering on the llvm.func.
-    static constexpr ::llvm::StringLiteral getHoistAddressesAttrName() { return "tile.hoist_addresses"; }
-    /// Name of the i64 attribute giving a kernel's register limit per GPU
-    /// thread (PTX .maxnreg), unless convert-tile-to-gpu sets one for all.
-    static constexpr ::llvm::StringLiteral getMaxRegistersAttrName() { return "tile.max_registers"; }
+    /// Name of the #tile.tuning attribute by which a kernel records how it
+    /// runs on the GPU (threads per program, register cap, live-tile budget,
+    /// K tiles and the tuning's choices); see TuningAttr.
+    static constexpr ::llvm::StringLiteral getTuningAttrName() { return "tile.tuning"; }
     /// Name of the unit attribute on a linalg.matmul whose f32 operands are
     /// already rounded to tf32 (so tensor cores compute it exactly).
     static constexpr ::llvm::StringLiteral getTF32AttrName() { return "tile.tf32"; }
@@ -78,6 +66,7 @@ def Tile_Dialect : Dialect {
 }
 
 include "Tile/TileLayouts.td"
+include "Tile/TileTuning.td"
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
     : Op<Tile_Dialect, mnemonic, traits>;
@@ -243,7 +232,7 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
   let description = [{
     The same tile, held by the threads of the program as the result's
     `#tile.dist` layout says instead of the input's. Both types carry a
-    `#tile.dist` encoding; inside a kernel with `tile.num_threads`, neither
+    `#tile.dist` encoding; inside a kernel with a `tile.tuning`, neither
     layout may tell apart more warps than the program has. Converting to the
     same layout folds to the input, and a conversion of a conversion
     converts the original tile.

@@ -55,7 +55,7 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     tile can then take the carried tile's buffer.
 
     Hoisting makes a loaded tile live (in shared memory, on the GPU) from
-    its new place on. In a kernel with a `tile.max_live_bytes` attribute
+    its new place on. In a kernel whose `tile.tuning` sets `max_live_bytes`
     (else with the `max-live-bytes` option; 0: no limit), a load does not
     move above an op that uses other tiles once the tiles live there, with
     it, would exceed that many bytes (tensor sizes, without padding): a
@@ -63,8 +63,8 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
     and fit fewer blocks per SM than it would with the later loads issued
     after the first compute.
 
-    With speculation (the `speculate` option, or a kernel's
-    `tile.speculate_loads` attribute), a load that reaches the start of an
+    With speculation (the `speculate` option, or `speculate_loads = true` in
+    a kernel's `tile.tuning`), a load that reaches the start of an
     `scf.if` branch whose operands are defined before the `scf.if` moves
     above it and on up the enclosing block, and pure scalar ops (the index
     arithmetic of row offsets) move up first, out of branches too, so that
@@ -99,14 +99,14 @@ def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
   let options = [
     Option<"maxLiveBytes", "max-live-bytes", "int64_t", /*default=*/"0",
            "Bytes of live tiles above which a load stops moving up past an "
-           "op that uses tiles, in kernels without tile.max_live_bytes "
-           "(0: no limit)">,
+           "op that uses tiles, in kernels whose tile.tuning sets no "
+           "max_live_bytes (0: no limit)">,
     Option<"speculate", "speculate", "bool", /*default=*/"false",
            "Also move loads, and the index arithmetic they need, out of "
            "scf.if branches, unless the branch condition tests an offset "
            "the load does not bound; the kernel must keep its other "
-           "unbounded offsets in range (in kernels without "
-           "tile.speculate_loads)">
+           "unbounded offsets in range (the kernels whose tile.tuning has "
+           "speculate_loads = true move them without it)">
   ];
 }
 
@@ -188,15 +188,15 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
   }];
   let options = [
     Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block when a kernel has no 'tile.num_threads' attribute">,
+           "Threads per block when a kernel has no 'tile.tuning' attribute">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "A remark per kernel: on registers, or why not">,
     Option<"onlyRecurrences", "only-recurrences", "bool", /*default=*/"false",
            "Place only kernels whose warps go along N: those where a dot's "
            "B operand is computed from a dot's result (recurrences)">,
     Option<"onlyRequested", "only-requested", "bool", /*default=*/"false",
-           "Place only kernels that carry 'tile.register_tiles' (those the "
-           "target's kernel tuning runs on registers)">
+           "Place only kernels whose 'tile.tuning' has mapping = registers "
+           "(those the target's kernel tuning runs on registers)">
   ];
 }
 
@@ -292,9 +292,9 @@ def GPUHoistUniformAddressesPass
     with a static batch of one; the batch term costs nothing once it is in
     the base.
 
-    Only kernels (`nvvm.kernel`) that carry `tile.hoist_addresses` (set by
-    the target's kernel tuning, kept through convert-tile-to-gpu and the
-    NVVM lowering) are rewritten, or every kernel with `all-kernels`; only
+    Only kernels (`nvvm.kernel`) whose `tile.tuning` has
+    `hoist_addresses = true` (set by the target's kernel tuning, kept
+    through convert-tile-to-gpu and the NVVM lowering) are rewritten, or every kernel with `all-kernels`; only
     accesses outside the entry block change. Each pointer argument gets one
     base, holding the uniform terms that all of its addresses share, placed
     in the block that dominates them all (so it lives no longer than
@@ -324,8 +324,8 @@ def GPUHoistUniformAddressesPass
   }];
   let options = [
     Option<"allKernels", "all-kernels", "bool", /*default=*/"false",
-           "Rewrite every kernel, not only those marked "
-           "`tile.hoist_addresses` by the target's kernel tuning">,
+           "Rewrite every kernel, not only those whose `tile.tuning` has "
+           "hoist_addresses = true">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

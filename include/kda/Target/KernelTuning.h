@@ -13,6 +13,13 @@
 
 #include <cstdint>
 
+namespace mlir {
+class MLIRContext;
+namespace kda::tile {
+class TuningAttr;
+} // namespace kda::tile
+} // namespace mlir
+
 namespace mlir::kda {
 
 /// Where a kernel's tiles will live on the GPU.
@@ -64,29 +71,38 @@ enum class TunedKernel {
   stateScanFused,
 };
 
-/// How one kernel runs on the GPU.
+/// How one kernel runs on the GPU. A kernel carries it as its tile.tuning
+/// attribute (toTuningAttr); the field comments name the attribute's
+/// parameters.
 struct KernelTuning {
-  /// Threads per program (tile.num_threads).
+  /// Threads per program (threads).
   int64_t numThreads;
-  /// Register limit per thread (tile.max_registers); 0 for none.
+  /// Register limit per thread (max_registers); 0 for none.
   int64_t maxRegisters = 0;
   /// Bytes of tiles the kernel's loads may keep live by moving up
-  /// (tile.max_live_bytes); 0 for no bound.
+  /// (max_live_bytes); 0 for no bound.
   int64_t maxLiveBytes = 0;
   /// Width of the K tiles of kernels that loop over K in tiles of a chosen
-  /// width (at most K rounded up to a power of 2); 0 for the others.
+  /// width (at most K rounded up to a power of 2); 0 for the others
+  /// (block_k).
   int64_t blockK = 0;
   /// Whether the kernel's loads may move out of scf.if branches
-  /// (tile.speculate_loads, kda-hoist-tile-loads).
+  /// (speculate_loads, kda-hoist-tile-loads).
   bool speculateLoads = false;
   /// Whether the kernel's global addresses are split into a program base
-  /// and a per-access offset (tile.hoist_addresses,
+  /// and a per-access offset (hoist_addresses,
   /// gpu-hoist-uniform-addresses).
   bool hoistAddresses = false;
   /// The mapping this tuning is for; a kernel tuned for registers asks for
-  /// them (tile.register_tiles).
+  /// them (mapping = registers).
   TileMapping mapping = TileMapping::sharedMemory;
 };
+
+/// The #tile.tuning attribute that records `tuning` on a kernel.
+tile::TuningAttr toTuningAttr(MLIRContext *ctx, const KernelTuning &tuning);
+
+/// The tuning that `attr` records.
+KernelTuning fromTuningAttr(tile::TuningAttr attr);
 
 /// The tuning of `kernel` when its tiles get `mapping`.
 KernelTuning getKernelTuning(TunedKernel kernel, TileMapping mapping);

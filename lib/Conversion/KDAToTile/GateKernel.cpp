@@ -60,10 +60,12 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   const int64_t hv = gType.getDimSize(2), k = gType.getDimSize(3);
   const int64_t bt = op.getChunkSize();
   const GateMode mode = op.getGateMode();
-  const KernelTuning tuning =
+  const KernelTuning tuning = withKTileWidth(
+      ctx,
       tuningOf(ctx, mode == GateMode::precomputed ? TunedKernel::gatePrecomputed
-                                                   : TunedKernel::gate);
-  const int64_t bk = kTileWidth(ctx, tuning, k);
+                                                   : TunedKernel::gate),
+      k);
+  const int64_t bk = tuning.blockK;
 
   // Kernel arguments: g, G, [a_log], [dt_bias], [cu_seqlens].
   KernelArguments args(ctx, op,

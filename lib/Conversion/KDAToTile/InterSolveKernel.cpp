@@ -104,9 +104,10 @@ struct InterSolveKernel : SubChunkKernelBody {
       // gn: G at the first row of sub-chunk i (columns >= K read as 0).
       // The row is not a bounded dimension of this load, so it reads at
       // most the chunk's last row: the kernel's loads are speculated out
-      // of this branch (tile.speculate_loads), and a sub-chunk past the
-      // sequence end would otherwise read past the end of G. The clamp
-      // changes nothing where the branch runs (row < rowEnd).
+      // of this branch (speculate_loads in its tile.tuning), and a
+      // sub-chunk past the sequence end would otherwise read past the end
+      // of G. The clamp changes nothing where the branch runs (row <
+      // rowEnd).
       Value lastRow = arith::SubIOp::create(b(), loc(), rowEnd, t.index(1));
       Value gnAt = arith::MinSIOp::create(b(), loc(), row, lastRow);
       Value gnRow = tile::LoadOp::create(
@@ -286,10 +287,12 @@ LogicalResult kda::lowerStage(InterSolveOp op, StageContext &ctx) {
                                        : TunedKernel::interSolve;
   if (op.getPrecision() == SolvePrecision::ieee)
     tuned = TunedKernel::interSolveIEEEMerge;
-  const KernelTuning tuning =
+  const KernelTuning tuning = withKTileWidth(
+      ctx,
       tuningOf(ctx, tuned,
                getKernelShape({op.getQ(), op.getG(), op.getAqkOut()},
-                              op.getCuSeqlens()));
+                              op.getCuSeqlens())),
+      cast<RankedTensorType>(op.getQ().getType()).getDimSize(3));
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
                     InterSolveKernel body(kernel, loc, *args, op, ctx, tuning);

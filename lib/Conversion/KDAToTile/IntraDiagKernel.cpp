@@ -203,8 +203,11 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
 
   Location loc = op.getLoc();
   const bool safeGate = op.getSafeGate();
-  const KernelTuning tuning = tuningOf(
-      ctx, safeGate ? TunedKernel::intraDiagSafe : TunedKernel::intraDiagExact);
+  const KernelTuning tuning = withKTileWidth(
+      ctx,
+      tuningOf(ctx, safeGate ? TunedKernel::intraDiagSafe
+                             : TunedKernel::intraDiagExact),
+      cast<RankedTensorType>(op.getQ().getType()).getDimSize(3));
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
                     IntraDiagKernel body(kernel, loc, *args, op, ctx, tuning);

@@ -38,23 +38,7 @@ func::FuncOp kda::createKernel(ModuleOp module, StringRef name,
   auto type = b.getFunctionType(argTypes, {});
   auto kernel = func::FuncOp::create(b, module.getLoc(), name, type);
   kernel->setAttr(tile::TileDialect::getKernelAttrName(), b.getUnitAttr());
-  kernel->setAttr(tile::TileDialect::getNumThreadsAttrName(),
-                  b.getI64IntegerAttr(tuning.numThreads));
-  if (tuning.maxRegisters)
-    kernel->setAttr(tile::TileDialect::getMaxRegistersAttrName(),
-                    b.getI64IntegerAttr(tuning.maxRegisters));
-  if (tuning.maxLiveBytes)
-    kernel->setAttr(tile::TileDialect::getMaxLiveBytesAttrName(),
-                    b.getI64IntegerAttr(tuning.maxLiveBytes));
-  if (tuning.speculateLoads)
-    kernel->setAttr(tile::TileDialect::getSpeculateLoadsAttrName(),
-                    b.getUnitAttr());
-  if (tuning.mapping == TileMapping::registers)
-    kernel->setAttr(tile::TileDialect::getRegisterTilesAttrName(),
-                    b.getUnitAttr());
-  if (tuning.hoistAddresses)
-    kernel->setAttr(tile::TileDialect::getHoistAddressesAttrName(),
-                    b.getUnitAttr());
+  toTuningAttr(b.getContext(), tuning).attachTo(kernel);
   Block *entry = kernel.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, module.getLoc());

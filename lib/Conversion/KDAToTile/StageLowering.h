@@ -84,6 +84,15 @@ inline int64_t kTileWidth(const StageContext &ctx, const KernelTuning &tuning,
   return columnTile(k, ctx.blockK > 0 ? ctx.blockK : tuning.blockK);
 }
 
+/// `tuning` with the width of its K tiles resolved for `k` columns
+/// (kTileWidth): the width the kernel is built with, which the kernel's
+/// tile.tuning records.
+inline KernelTuning withKTileWidth(const StageContext &ctx,
+                                   KernelTuning tuning, int64_t k) {
+  tuning.blockK = kTileWidth(ctx, tuning, k);
+  return tuning;
+}
+
 // One overload per stage op, each adding the stage's kernel to the module
 // and its launch to the host:
 //  - kda.l2norm: one kernel over (32-token blocks, B * H);
@@ -152,8 +161,8 @@ FailureOr<ChunkStageKey> getColumnStageKey(Operation *op, Value qk, Value v,
                                            int64_t chunk, Value cuSeqlens);
 
 /// Creates an empty tile kernel `name` with the given argument types and
-/// `tuning`, inserted at the end of `module` (its body holds only a return;
-/// see kernelBuilder).
+/// `tuning` (its tile.tuning attribute), inserted at the end of `module`
+/// (its body holds only a return; see kernelBuilder).
 func::FuncOp createKernel(ModuleOp module, StringRef name, TypeRange argTypes,
                           const KernelTuning &tuning);
 

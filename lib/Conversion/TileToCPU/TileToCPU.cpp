@@ -70,9 +70,7 @@ LogicalResult convertKernel(func::FuncOp kernel) {
                                     threadZero, "convert-tile-to-cpu")))
     return failure();
   kernel->removeAttr(TileDialect::getKernelAttrName());
-  kernel->removeAttr(TileDialect::getNumThreadsAttrName());
-  kernel->removeAttr(TileDialect::getMaxLiveBytesAttrName());
-  kernel->removeAttr(TileDialect::getMaxRegistersAttrName());
+  kernel->removeAttr(TileDialect::getTuningAttrName());
   kernel.setPrivate();
   return success();
 }

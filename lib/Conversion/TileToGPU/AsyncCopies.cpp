@@ -128,7 +128,7 @@ void emitCutPiece(OpBuilder &b, Location loc, const TileLoad &load,
 }
 
 /// Rounds of pieces per thread issued as straight-line code; a thread with
-/// more (few threads for large tiles, such as tile.num_threads = 1) issues
+/// more (few threads for large tiles, such as threads = 1) issues
 /// its whole rounds from a loop, so that code size stays bounded.
 constexpr int64_t kMaxUnrolledRounds = 32;
 

@@ -228,13 +228,15 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
                                         int64_t defaultThreads,
                                         int64_t maxRegisters) {
   MLIRContext *ctx = kernel.getContext();
-  int64_t numThreads = defaultThreads;
-  if (auto attr = kernel->getAttrOfType<IntegerAttr>(
-          TileDialect::getNumThreadsAttrName()))
-    numThreads = attr.getInt();
-  if (numThreads < 1 || numThreads > 1024)
-    return kernel.emitError() << "tile.num_threads must be in [1, 1024], got "
-                              << numThreads;
+  // The tuning's numbers are in range (its verifier); the pass's defaults
+  // are checked here.
+  TuningAttr tuning = TuningAttr::lookup(kernel);
+  int64_t numThreads = tuning ? tuning.getThreads() : defaultThreads;
+  if (numThreads < 1 || numThreads > TuningAttr::kMaxThreads)
+    return kernel.emitError()
+           << "num-threads (for kernels without a tile.tuning) must be in "
+              "[1, "
+           << TuningAttr::kMaxThreads << "], got " << numThreads;
 
   if (kernel.getFunctionType().getNumResults() != 0)
     return kernel.emitError()
@@ -250,19 +252,15 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   gpuFunc.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads), 1, 1}));
   // The pass option (for every kernel) wins over the kernel's own limit.
-  if (maxRegisters == 0)
-    if (auto attr = kernel->getAttrOfType<IntegerAttr>(
-            TileDialect::getMaxRegistersAttrName()))
-      maxRegisters = attr.getInt();
-  if (maxRegisters < 0 || maxRegisters > 255)
-    return kernel.emitError()
-           << "tile.max_registers must be in [0, 255], got " << maxRegisters;
+  if (maxRegisters == 0 && tuning)
+    maxRegisters = tuning.getMaxRegisters();
   if (maxRegisters > 0)
     gpuFunc->setAttr(kMaxRegistersAttr,
                      b.getI32IntegerAttr(static_cast<int32_t>(maxRegisters)));
-  if (kernel->hasAttr(TileDialect::getHoistAddressesAttrName()))
-    gpuFunc->setAttr(TileDialect::getHoistAddressesAttrName(),
-                     b.getUnitAttr());
+  // The tuning stays on the kernel (gpu-hoist-uniform-addresses reads it on
+  // the llvm.func).
+  if (tuning)
+    tuning.attachTo(gpuFunc);
 
   // Move the body; the gpu.func entry block already has the arguments.
   Block &newEntry = gpuFunc.getBody().front();
@@ -369,7 +367,7 @@ struct ConvertTileToGPUPass
         kernels.push_back(func);
     if (kernels.empty())
       return;
-    if (maxRegisters < 0 || maxRegisters > 255) {
+    if (maxRegisters < 0 || maxRegisters > TuningAttr::kMaxRegisters) {
       module.emitError() << "convert-tile-to-gpu: max-registers must be in "
                             "[0, 255] (0: ptxas decides), got "
                          << static_cast<int64_t>(maxRegisters);

@@ -172,13 +172,11 @@ simt::matchWarpTransposes(DistLayoutAttr src, DistLayoutAttr dst,
 
 int64_t simt::getProgramWarps(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
-  auto threads = func ? func->getAttrOfType<IntegerAttr>(
-                            tile::TileDialect::getNumThreadsAttrName())
-                      : IntegerAttr();
-  return threads ? std::max<int64_t>(threads.getInt() /
-                                         DistLayoutAttr::kWarpSize,
-                                     1)
-                 : 4;
+  auto tuning = func ? tile::TuningAttr::lookup(func) : tile::TuningAttr();
+  return tuning ? std::max<int64_t>(tuning.getThreads() /
+                                        DistLayoutAttr::kWarpSize,
+                                    1)
+                : 4;
 }
 
 Value simt::extractRegister(OpBuilder &b, Location loc, Value registers,

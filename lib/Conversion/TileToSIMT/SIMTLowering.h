@@ -73,7 +73,7 @@ FailureOr<SmallVector<std::array<int64_t, 2>>>
 matchWarpTransposes(DistLayoutAttr src, DistLayoutAttr dst, int64_t numWarps,
                     CoordinateMap dstToSrc);
 
-/// Warps of the tile kernel around `op` (tile.num_threads / 32).
+/// Warps of the tile kernel around `op` (the threads of its tile.tuning / 32).
 int64_t getProgramWarps(Operation *op);
 
 /// Extracts register `index` of `registers`.

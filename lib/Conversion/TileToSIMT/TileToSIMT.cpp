@@ -183,7 +183,7 @@ LogicalResult checkRegisterKernel(func::FuncOp kernel, int64_t numThreads) {
   if (numThreads % DistLayoutAttr::kWarpSize != 0)
     return kernel.emitError()
            << "a kernel with register tiles runs whole warps: "
-              "tile.num_threads must be a multiple of 32, got "
+              "its tile.tuning's threads must be a multiple of 32, got "
            << numThreads;
   int64_t numWarps = numThreads / DistLayoutAttr::kWarpSize;
   auto checkType = [&](Operation *where, Type type) -> LogicalResult {
@@ -268,13 +268,18 @@ struct ConvertTileToSIMTPass
           !hasRegisterTiles(kernel))
         continue;
       int64_t numThreads = numThreadsDefault;
-      if (auto attr = kernel->getAttrOfType<IntegerAttr>(
-              tile::TileDialect::getNumThreadsAttrName()))
-        numThreads = attr.getInt();
-      else
-        kernel->setAttr(tile::TileDialect::getNumThreadsAttrName(),
-                        IntegerAttr::get(IntegerType::get(ctx, 64),
-                                         numThreads));
+      if (auto tuning = tile::TuningAttr::lookup(kernel)) {
+        numThreads = tuning.getThreads();
+      } else {
+        if (numThreads < 1 || numThreads > tile::TuningAttr::kMaxThreads) {
+          kernel.emitError()
+              << "num-threads (for kernels without a tile.tuning) must be in "
+                 "[1, "
+              << tile::TuningAttr::kMaxThreads << "], got " << numThreads;
+          return signalPassFailure();
+        }
+        tile::TuningAttr::get(ctx, numThreads).attachTo(kernel);
+      }
       if (failed(checkRegisterKernel(kernel, numThreads)))
         return signalPassFailure();
 

@@ -172,15 +172,14 @@ LogicalResult ScanOp::verify() {
 // convert_layout
 //===----------------------------------------------------------------------===//
 
-/// The warps of the program around `op`: tile.num_threads / 32 of its
-/// kernel, or 0 when unknown.
+/// The warps of the program around `op`: the threads of its kernel's
+/// tile.tuning / 32, or 0 when unknown.
 static int64_t programWarps(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
   if (!func)
     return 0;
-  auto threads =
-      func->getAttrOfType<IntegerAttr>(TileDialect::getNumThreadsAttrName());
-  return threads ? threads.getInt() / DistLayoutAttr::kWarpSize : 0;
+  auto tuning = TuningAttr::lookup(func);
+  return tuning ? tuning.getThreads() / DistLayoutAttr::kWarpSize : 0;
 }
 
 LogicalResult ConvertLayoutOp::verify() {

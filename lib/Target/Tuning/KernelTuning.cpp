@@ -7,6 +7,8 @@
 
 #include "kda/Target/KernelTuning.h"
 
+#include "kda/Dialect/Tile/TileDialect.h"
+
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir::kda;
@@ -204,4 +206,26 @@ TileMapping mlir::kda::getPreferredMapping(TunedKernel kernel,
   default:
     return TileMapping::sharedMemory;
   }
+}
+
+tile::TuningAttr mlir::kda::toTuningAttr(MLIRContext *ctx,
+                                         const KernelTuning &tuning) {
+  return tile::TuningAttr::get(
+      ctx, tuning.numThreads, tuning.maxRegisters, tuning.maxLiveBytes,
+      tuning.blockK, tuning.speculateLoads, tuning.hoistAddresses,
+      tuning.mapping == TileMapping::registers
+          ? tile::KernelMapping::registers
+          : tile::KernelMapping::shared_memory);
+}
+
+KernelTuning mlir::kda::fromTuningAttr(tile::TuningAttr attr) {
+  KernelTuning tuning{attr.getThreads()};
+  tuning.maxRegisters = attr.getMaxRegisters();
+  tuning.maxLiveBytes = attr.getMaxLiveBytes();
+  tuning.blockK = attr.getBlockK();
+  tuning.speculateLoads = attr.getSpeculateLoads();
+  tuning.hoistAddresses = attr.getHoistAddresses();
+  tuning.mapping = attr.requestsRegisters() ? TileMapping::registers
+                                            : TileMapping::sharedMemory;
+  return tuning;
 }

@@ -673,20 +673,17 @@ struct AssignTileLayoutsPass
       if (!kernel->hasAttr(tile::TileDialect::getKernelAttrName()) ||
           hasLayouts(kernel))
         continue;
-      int64_t numThreads = numThreadsDefault;
-      if (auto attr = kernel->getAttrOfType<IntegerAttr>(
-              tile::TileDialect::getNumThreadsAttrName()))
-        numThreads = attr.getInt();
+      auto tuning = tile::TuningAttr::lookup(kernel);
+      int64_t numThreads = tuning ? tuning.getThreads() : numThreadsDefault;
       if (numThreads % kWarpSize != 0) {
         if (remarks)
           kernel.emitRemark()
               << "@" << kernel.getName()
-              << " stays on the shared-memory mapping: tile.num_threads ("
-              << numThreads << ") is not a whole number of warps";
+              << " stays on the shared-memory mapping: its threads ("
+              << numThreads << ") are not a whole number of warps";
         continue;
       }
-      if (onlyRequested &&
-          !kernel->hasAttr(tile::TileDialect::getRegisterTilesAttrName())) {
+      if (onlyRequested && !(tuning && tuning.requestsRegisters())) {
         if (remarks)
           kernel.emitRemark() << "@" << kernel.getName()
                               << " stays on the shared-memory mapping: its "

@@ -493,8 +493,8 @@ struct GPUHoistUniformAddressesPass
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
       if (func.isExternal() || !func->hasAttr("nvvm.kernel"))
         return;
-      if (!allKernels &&
-          !func->hasAttr(kda::tile::TileDialect::getHoistAddressesAttrName()))
+      auto tuning = kda::tile::TuningAttr::lookup(func);
+      if (!allKernels && !(tuning && tuning.getHoistAddresses()))
         return;
       AddressSplitter(func).run();
     });

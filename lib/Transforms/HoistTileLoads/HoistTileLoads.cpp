@@ -229,13 +229,12 @@ struct HoistTileLoadsPass
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr(tile::TileDialect::getKernelAttrName()))
         continue;
+      auto tuning = tile::TuningAttr::lookup(func);
       int64_t budget = maxLiveBytes;
-      if (auto attr = func->getAttrOfType<IntegerAttr>(
-              tile::TileDialect::getMaxLiveBytesAttrName()))
-        budget = attr.getInt();
+      if (tuning && tuning.getMaxLiveBytes() > 0)
+        budget = tuning.getMaxLiveBytes();
       const bool speculateHere =
-          speculate ||
-          func->hasAttr(tile::TileDialect::getSpeculateLoadsAttrName());
+          speculate || (tuning && tuning.getSpeculateLoads());
       if (speculateHere) {
         // Program order: each op's operands have moved before it does.
         SmallVector<Operation *> scalars;

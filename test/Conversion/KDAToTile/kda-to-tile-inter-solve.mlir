@@ -23,7 +23,7 @@
 // CHECK-NEXT: return
 
 // CHECK: func.func @inter_solve_inter_solve_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>, %[[KAO:[^:]*]]: memref<?x?x4x64xbf16>, %[[KM:[^:]*]]: memref<?x?x4x64xbf16>)
-// CHECK-SAME: attributes {tile.hoist_addresses, tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 64 : i64, tile.speculate_loads}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>}
 // Heads fastest: pid = chunk * (B * HV) + bh.
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[CHUNK:.*]] = arith.divui %[[PID]], %{{.*}} : index

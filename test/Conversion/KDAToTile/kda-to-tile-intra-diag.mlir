@@ -23,7 +23,7 @@
 // CHECK-NEXT: return
 
 // CHECK: func.func @intra_diag_intra_diag_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>)
-// CHECK-SAME: attributes {tile.hoist_addresses, tile.kernel, tile.num_threads = 64 : i64}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, block_k = 64, hoist_addresses = true>}
 // Heads fastest: pid = chunk * (B * HV) + bh.
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[CHUNK:.*]] = arith.divui %[[PID]], %{{.*}} : index
@@ -103,7 +103,7 @@ func.func @intra_diag(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
 // CHECK-SAME: kda.key = {H = "1", HV = "1", K = "100", chunk = "32", partial = "Aqk", program = "intra_diag", safe_gate = "1", scale = "0.100000001", varlen = "1"}
 // CHECK: tile.launch @intra_diag_safe_intra_diag_0
 // CHECK: func.func @intra_diag_safe_intra_diag_0(%{{[^:]*}}: memref<1x?x1x100xf32>, %{{[^:]*}}: memref<1x?x1x100xf32>, %[[SG:[^:]*]]: memref<1x?x1x100xf32>, %{{[^:]*}}: memref<1x?x1xf32>, %[[SA:[^:]*]]: memref<1x?x1x32xf32>, %[[SD:[^:]*]]: memref<1x?x1x16xf32>, %[[CU:[^:]*]]: memref<?xi64>)
-// CHECK-SAME: attributes {tile.hoist_addresses, tile.kernel, tile.num_threads = 32 : i64}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32, block_k = 32, hoist_addresses = true>}
 // CHECK: %{{.*}}, %{{.*}}, %[[BOS:.*]], %[[LEN:.*]], %[[SVALID:.*]] = tile.varlen_chunk %[[CU]], %{{.*}} chunk_size 32 : memref<?xi64>
 // CHECK: %[[SEND:.*]] = arith.addi %[[BOS]], %[[LEN]] : index
 // CHECK: scf.if %[[SVALID]] {

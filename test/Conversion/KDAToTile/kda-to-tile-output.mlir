@@ -19,7 +19,7 @@
 // CHECK-NEXT: return
 
 // CHECK: func.func @output_output_0(%[[KQ:[^:]*]]: memref<?x?x2x100xbf16>, %[[KG:[^:]*]]: memref<?x?x8x100xf32>, %[[KA:[^:]*]]: memref<?x?x8x64xbf16>, %[[KH:[^:]*]]: memref<?x?x8x100x100xbf16>, %[[KV:[^:]*]]: memref<?x?x8x100xbf16>, %[[KO:[^:]*]]: memref<?x?x8x100xbf16>)
-// CHECK-SAME: attributes {tile.kernel, tile.max_live_bytes = 65536 : i64, tile.num_threads = 128 : i64}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 65536>}
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[CHUNK:.*]] = arith.remui %[[PID]], %{{.*}} : index
 // CHECK: %[[BH:.*]] = arith.divui %[[PID]], %{{.*}} : index

@@ -5,69 +5,48 @@
 // RUN: not kda-opt %s --convert-kda-to-tile=mapping=simt 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Each kernel's launch shape comes from the target's kernel tuning, for the
-// mapping its tiles will get. By default (mapping=tuned) each kernel takes
-// the mapping the tuning prefers for it and its shapes: registers for
-// inter_solve with or without safe_gate, with any batch and head counts,
-// except varlen with static head counts (it asks for them with
-// tile.register_tiles); shared memory for that inter_solve and for every
-// other kernel. The inter_solve kernel
-// tiles K by 32 columns on the shared-memory mapping and by 16 on
-// registers; block-k, when set, overrides both. On registers its register
-// cap is 168 instead of 128 (its speculated loads need them); both
-// mappings speculate its loads out of the sub-chunk branches. The tuning
-// also asks for inter_solve's global addresses as a program base plus
-// per-access offsets (tile.hoist_addresses), not for the gate kernel's.
+// mapping its tiles will get, and is recorded as its tile.tuning. By default
+// (mapping=tuned) each kernel takes the mapping the tuning prefers for it
+// and its shapes: registers for inter_solve with or without safe_gate, with
+// any batch and head counts, except varlen with static head counts (it asks
+// for them with mapping = registers); shared memory for that inter_solve
+// and for every other kernel. The inter_solve kernel tiles K by 32 columns
+// on the shared-memory mapping and by 16 on registers (block_k); block-k,
+// when set, overrides both. On registers its register cap is 168 instead of
+// 128 (its speculated loads need them); both mappings speculate its loads
+// out of the sub-chunk branches. The tuning also asks for inter_solve's
+// global addresses as a program base plus per-access offsets
+// (hoist_addresses), not for the gate kernel's.
 
 // TUNED-LABEL: func.func @exact_inter_solve_0
-// TUNED-SAME: tile.hoist_addresses
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-SAME: tile.num_threads = 64 : i64
-// TUNED-SAME: tile.register_tiles
-// TUNED-SAME: tile.speculate_loads
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // TUNED: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
 // TUNED-LABEL: func.func @safe_inter_solve_0
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-SAME: tile.num_threads = 64 : i64
-// TUNED-SAME: tile.register_tiles
-// TUNED-SAME: tile.speculate_loads
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // TUNED: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
 // TUNED-LABEL: func.func @safe_dynamic_batch_inter_solve_0
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-SAME: tile.register_tiles
-// TUNED-SAME: tile.speculate_loads
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // TUNED-LABEL: func.func @dynamic_heads_inter_solve_0
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-SAME: tile.register_tiles
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // TUNED-LABEL: func.func @varlen_dynamic_heads_inter_solve_0
-// TUNED-SAME: tile.max_registers = 168 : i64
-// TUNED-SAME: tile.register_tiles
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // TUNED-LABEL: func.func @safe_varlen_inter_solve_0
-// TUNED-SAME: tile.hoist_addresses
-// TUNED-SAME: tile.max_registers = 128 : i64
-// TUNED-NOT: tile.register_tiles
-// TUNED-SAME: tile.speculate_loads
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>}
 // TUNED-LABEL: func.func @gate_gate_cumsum_0
-// TUNED-NOT: tile.register_tiles
-// TUNED-NOT: tile.hoist_addresses
-// TUNED-SAME: {
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, block_k = 64>} {
 
 // SHARED-LABEL: func.func @safe_inter_solve_0
-// SHARED-SAME: tile.max_registers = 128 : i64
-// SHARED-SAME: tile.num_threads = 64 : i64
-// SHARED-NOT: tile.register_tiles
-// SHARED-SAME: tile.speculate_loads
+// SHARED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>}
 // SHARED: tile.load %arg0{{.*}} -> tensor<16x32xbf16>
 
 // REGS-LABEL: func.func @exact_inter_solve_0
-// REGS-SAME: tile.max_registers = 168 : i64
-// REGS-SAME: tile.num_threads = 64 : i64
-// REGS-SAME: tile.register_tiles
-// REGS-SAME: tile.speculate_loads
+// REGS-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // REGS: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
 // REGS-LABEL: func.func @gate_gate_cumsum_0
-// REGS-SAME: tile.register_tiles
+// REGS-SAME: tile.tuning = #tile.tuning<threads = 128, block_k = 64, mapping = registers>}
 
 // BLOCKK-LABEL: func.func @exact_inter_solve_0
+// BLOCKK-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 64, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // BLOCKK: tile.load %arg0{{.*}} -> tensor<16x64xbf16>
 
 // BAD: error: mapping must be 'tuned', 'registers' or 'shared-memory', got 'simt'

@@ -19,7 +19,7 @@
 // CHECK-NEXT: return
 
 // CHECK: func.func @wy_wy_recompute_0(%[[KK:[^:]*]]: memref<?x?x2x100xbf16>, %[[KV:[^:]*]]: memref<?x?x8x100xbf16>, %[[KGT:[^:]*]]: memref<?x?x8x100xf32>, %[[KB:[^:]*]]: memref<?x?x8xf32>, %[[KM:[^:]*]]: memref<?x?x8x64xbf16>, %[[KW:[^:]*]]: memref<?x?x8x100xbf16>, %[[KU:[^:]*]]: memref<?x?x8x100xbf16>, %[[KKG:[^:]*]]: memref<?x?x8x100xbf16>)
-// CHECK-SAME: attributes {tile.kernel, tile.max_registers = 128 : i64, tile.num_threads = 128 : i64}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_registers = 128>}
 // Heads fastest: pid = chunk * (B * HV) + bh.
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[CHUNK:.*]] = arith.divui %[[PID]], %{{.*}} : index

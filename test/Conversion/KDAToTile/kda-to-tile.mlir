@@ -17,7 +17,7 @@
 // CHECK: tile.launch @gate_precomputed_gate_cumsum_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[G]], %[[OUT]] : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
 // CHECK-NEXT: return
 // CHECK: func.func @gate_precomputed_gate_cumsum_0(%[[KG:.*]]: memref<?x?x4x64xf32>, %[[KOUT:.*]]: memref<?x?x4x64xf32>)
-// CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, block_k = 64>}
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[KT:.*]] = arith.remui %[[PID]], %{{.*}} : index
 // CHECK: %[[REST:.*]] = arith.divui %[[PID]], %{{.*}} : index

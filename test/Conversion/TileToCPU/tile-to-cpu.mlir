@@ -23,7 +23,7 @@ func.func @host(%in: memref<?x32xf32>, %n: index) attributes {kda.entry} {
   tile.launch @kernel grid [%n, %c1, %c3] args(%in : memref<?x32xf32>)
   return
 }
-func.func @kernel(%a: memref<?x32xf32>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @kernel(%a: memref<?x32xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %pid = tile.program_id x
   %nz = tile.num_programs z
   %t = memref.alloc() : memref<16x32xf32>

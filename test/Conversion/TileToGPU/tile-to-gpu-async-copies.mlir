@@ -197,7 +197,7 @@ func.func @nonzero_pad(%a: memref<?x32xf32>) attributes {tile.kernel} {
 // CHECK-NEXT: } else {
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c128 step %c1 {
 // CHECK: nvgpu.device_async_copy
-func.func @few_threads(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attributes {tile.kernel, tile.num_threads = 2 : i64} {
+func.func @few_threads(%a: memref<?x?xbf16, strided<[?, 1], offset: ?>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 2>} {
   %zero = arith.constant 0.0 : bf16
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

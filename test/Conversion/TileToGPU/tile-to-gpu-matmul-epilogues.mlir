@@ -16,7 +16,7 @@
 // CHECK-NOT: gpu.barrier
 // CHECK: }
 // CHECK-NEXT: gpu.barrier
-func.func @cast_epilogue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @cast_epilogue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %zero = arith.constant 0.0 : f32
   %ta = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
@@ -45,7 +45,7 @@ func.func @cast_epilogue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %o: mem
 // CHECK: %[[U:.*]] = memref.load %{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK: arith.subf %[[U]], %{{.*}} : f32
 // CHECK: memref.store
-func.func @subtract_epilogue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %u: memref<16x16xf32>, %o: memref<16x16xf32>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @subtract_epilogue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %u: memref<16x16xf32>, %o: memref<16x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %zero = arith.constant 0.0 : f32
   %ta = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
@@ -76,7 +76,7 @@ func.func @subtract_epilogue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %u:
 // CHECK: memref.store %{{.*}} : memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: arith.truncf
-func.func @accumulator_read_twice(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %o: memref<16x16xbf16>, %p: memref<16x16xf32>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @accumulator_read_twice(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %o: memref<16x16xbf16>, %p: memref<16x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %zero = arith.constant 0.0 : f32
   %ta = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
@@ -109,7 +109,7 @@ func.func @accumulator_read_twice(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>
 // CHECK-NOT: memref.store %{{.*}} : memref<16x16xf32
 // CHECK: gpu.barrier
 // CHECK-COUNT-4: arith.truncf
-func.func @epilogue_into_operand(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @epilogue_into_operand(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %zero = arith.constant 0.0 : f32
   %ta = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
@@ -140,7 +140,7 @@ func.func @epilogue_into_operand(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>,
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: gpu.barrier
 // CHECK: arith.truncf
-func.func @chain_epilogue(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @chain_epilogue(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %zero = arith.constant 0.0 : f32
   %ta = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<32x16xbf16, #gpu.address_space<workgroup>>
@@ -177,7 +177,7 @@ func.func @chain_epilogue(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %o: me
 // CHECK: arith.truncf
 // CHECK-NOT: memref<16x16xf32
 // CHECK: gpu.return
-func.func @epilogue_output_allocated_late(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @epilogue_output_allocated_late(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %zero = arith.constant 0.0 : f32
   %ta = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<32x16xbf16, #gpu.address_space<workgroup>>
@@ -215,7 +215,7 @@ func.func @epilogue_output_allocated_late(%a: memref<16x32xbf16>, %b: memref<32x
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: linalg.matmul
 // CHECK: gpu.return
-func.func @chain_operand_in_later_load_group(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %c: memref<16x32xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @chain_operand_in_later_load_group(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %c: memref<16x32xbf16>, %o: memref<16x16xbf16>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %zero = arith.constant 0.0 : f32
   %ta = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
   %te = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>

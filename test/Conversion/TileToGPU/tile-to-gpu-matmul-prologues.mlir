@@ -18,7 +18,7 @@
 // CHECK: nvvm.mma.sync {{.*}} C[%[[INIT]],
 // CHECK-NOT: linalg.
 // CHECK: gpu.return
-func.func @decay_prologue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %s: memref<16x16xf32>, %d: memref<16xf32>, %o: memref<16x16xf32>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @decay_prologue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %s: memref<16x16xf32>, %d: memref<16xf32>, %o: memref<16x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %ta = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
   %ts = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
@@ -47,7 +47,7 @@ func.func @decay_prologue(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %s: me
 // CHECK: arith.mulf
 // CHECK: gpu.barrier
 // CHECK: nvvm.mma.sync
-func.func @reads_accumulator(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %s: memref<16x16xf32>, %o: memref<16x16xf32>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @reads_accumulator(%a: memref<16x16xbf16>, %b: memref<16x16xbf16>, %s: memref<16x16xf32>, %o: memref<16x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %two = arith.constant 2.0 : f32
   %ta = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<16x16xbf16, #gpu.address_space<workgroup>>

@@ -4,7 +4,7 @@
 
 // max-registers puts a register limit on every kernel (nvvm.maxnreg, which
 // becomes PTX .maxnreg), over any kernel's own; by default a kernel keeps
-// its own limit (tile.max_registers) or, without one, ptxas decides.
+// its own limit (the max_registers of its tile.tuning) or, without one, ptxas decides.
 
 // CHECK: gpu.func @copy
 // CHECK-SAME: nvvm.maxnreg = 168 : i32
@@ -20,7 +20,7 @@ func.func @copy(%a: memref<16xf32>, %b: memref<16xf32>) attributes {tile.kernel}
   return
 }
 
-func.func @capped(%a: memref<16xf32>, %b: memref<16xf32>) attributes {tile.kernel, tile.max_registers = 80 : i64} {
+func.func @capped(%a: memref<16xf32>, %b: memref<16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_registers = 80>} {
   linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
   return
 }

@@ -20,7 +20,7 @@
 // CHECK: vector.extract %[[R]][1, 1] : f32 from vector<2x2xf32>
 // CHECK: memref.store
 // CHECK: gpu.barrier
-func.func @tc(%a: memref<16x32xf32, #gpu.address_space<workgroup>>, %b: memref<32x32xf32>, %c: memref<16x32xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @tc(%a: memref<16x32xf32, #gpu.address_space<workgroup>>, %b: memref<32x32xf32>, %c: memref<16x32xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   linalg.matmul {tile.tf32} ins(%a, %b : memref<16x32xf32, #gpu.address_space<workgroup>>, memref<32x32xf32>) outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
   return
 }
@@ -75,7 +75,7 @@ func.func @odd_shape(%a: memref<12x8xf32>, %b: memref<8x8xf32>, %c: memref<12x8x
 // CHECK: llvm.extractvalue %[[MMA]][3]
 // CHECK: memref.store
 // CHECK: gpu.barrier
-func.func @tc_bf16(%a: memref<32x48xbf16, #gpu.address_space<workgroup>>, %b: memref<48x16xbf16, #gpu.address_space<workgroup>>, %c: memref<32x16xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+func.func @tc_bf16(%a: memref<32x48xbf16, #gpu.address_space<workgroup>>, %b: memref<48x16xbf16, #gpu.address_space<workgroup>>, %c: memref<32x16xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   linalg.matmul ins(%a, %b : memref<32x48xbf16, #gpu.address_space<workgroup>>, memref<48x16xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<32x16xf32, #gpu.address_space<workgroup>>)
   return
 }
@@ -96,7 +96,7 @@ func.func @tc_bf16(%a: memref<32x48xbf16, #gpu.address_space<workgroup>>, %b: me
 // CHECK: scf.yield
 // CHECK: %[[SUM:.*]] = arith.addf %[[R]]#0, %[[R]]#4 : f32
 // CHECK: memref.store %[[SUM]]
-func.func @tc_bf16_split_k(%a: memref<32x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x16xbf16, #gpu.address_space<workgroup>>, %c: memref<32x16xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+func.func @tc_bf16_split_k(%a: memref<32x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x16xbf16, #gpu.address_space<workgroup>>, %c: memref<32x16xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   linalg.matmul ins(%a, %b : memref<32x64xbf16, #gpu.address_space<workgroup>>, memref<64x16xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<32x16xf32, #gpu.address_space<workgroup>>)
   return
 }
@@ -109,7 +109,7 @@ func.func @tc_bf16_split_k(%a: memref<32x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}]
 // CHECK-SAME: shape = #nvvm.shape<m = 16, n = 8, k = 16>
 // CHECK-SAME: (vector<2xf16>, vector<2xf16>, f32)
-func.func @tc_f16(%a: memref<16x16xf16, #gpu.address_space<workgroup>>, %b: memref<16x8xf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @tc_f16(%a: memref<16x16xf16, #gpu.address_space<workgroup>>, %b: memref<16x8xf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   linalg.matmul ins(%a, %b : memref<16x16xf16, #gpu.address_space<workgroup>>, memref<16x8xf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   return
 }
@@ -121,7 +121,7 @@ func.func @tc_f16(%a: memref<16x16xf16, #gpu.address_space<workgroup>>, %b: memr
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: arith.extf
 // CHECK: arith.mulf
-func.func @bf16_k8(%a: memref<16x8xbf16>, %b: memref<8x8xbf16>, %c: memref<16x8xf32>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @bf16_k8(%a: memref<16x8xbf16>, %b: memref<8x8xbf16>, %c: memref<16x8xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   linalg.matmul ins(%a, %b : memref<16x8xbf16>, memref<8x8xbf16>) outs(%c : memref<16x8xf32>)
   return
 }
@@ -143,7 +143,7 @@ func.func @bf16_k8(%a: memref<16x8xbf16>, %b: memref<8x8xbf16>, %c: memref<16x8x
 // CHECK-COUNT-4: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.barrier
-func.func @unaligned_rows(%a: memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>, %b: memref<16x32xbf16, #gpu.address_space<workgroup>>, %c: memref<16x32xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @unaligned_rows(%a: memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>, %b: memref<16x32xbf16, #gpu.address_space<workgroup>>, %c: memref<16x32xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   linalg.matmul ins(%a, %b : memref<16x16xbf16, strided<[20, 1]>, #gpu.address_space<workgroup>>, memref<16x32xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x32xf32, #gpu.address_space<workgroup>>)
   return
 }
@@ -160,7 +160,7 @@ func.func @unaligned_rows(%a: memref<16x16xbf16, strided<[20, 1]>, #gpu.address_
 // CHECK: nvgpu.ldmatrix %arg1[%{{.*}}, %{{.*}}] {numTiles = 2 : i32, transpose = false} : memref<8x32xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
 // CHECK: nvvm.mma.sync
 // CHECK-SAME: shape = #nvvm.shape<m = 16, n = 8, k = 16>
-func.func @transposed_bf16(%at: memref<32x16xbf16, #gpu.address_space<workgroup>>, %bt: memref<8x32xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @transposed_bf16(%at: memref<32x16xbf16, #gpu.address_space<workgroup>>, %bt: memref<8x32xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%at, %bt : memref<32x16xbf16, #gpu.address_space<workgroup>>, memref<8x32xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   return
@@ -179,7 +179,7 @@ func.func @transposed_bf16(%at: memref<32x16xbf16, #gpu.address_space<workgroup>
 // CHECK: nvgpu.ldmatrix %arg0[{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<16x8xf32, #gpu.address_space<workgroup>> -> vector<4x1xf32>
 // CHECK: nvgpu.ldmatrix %arg1[{{.*}}] {numTiles = 2 : i32, transpose = false} : memref<8x8xf32, #gpu.address_space<workgroup>> -> vector<2x1xf32>
 // CHECK: nvgpu.mma.sync
-func.func @transposed_tf32(%a: memref<16x8xf32, #gpu.address_space<workgroup>>, %bt: memref<8x8xf32, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @transposed_tf32(%a: memref<16x8xf32, #gpu.address_space<workgroup>>, %bt: memref<8x8xf32, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tile.tf32}
       ins(%a, %bt : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x8xf32, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   return
@@ -199,7 +199,7 @@ func.func @transposed_tf32(%a: memref<16x8xf32, #gpu.address_space<workgroup>>, 
 // CHECK-COUNT-8: nvvm.mma.sync
 // CHECK-NOT: nvgpu.ldmatrix
 // CHECK: scf.yield
-func.func @warp_tile_32x32(%a: memref<64x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<64x64xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+func.func @warp_tile_32x32(%a: memref<64x64xbf16, #gpu.address_space<workgroup>>, %b: memref<64x64xbf16, #gpu.address_space<workgroup>>, %c: memref<64x64xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   linalg.matmul ins(%a, %b : memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<64x64xf32, #gpu.address_space<workgroup>>)
   return
 }
@@ -216,7 +216,7 @@ func.func @warp_tile_32x32(%a: memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (f32, f32, f32, f32)
 // CHECK: nvvm.mma.sync
 // CHECK: memref.store %{{.*}}, %arg2
-func.func @zero_accumulator(%a: memref<16x16xbf16, #gpu.address_space<workgroup>>, %b: memref<16x8xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @zero_accumulator(%a: memref<16x16xbf16, #gpu.address_space<workgroup>>, %b: memref<16x8xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   linalg.matmul ins(%a, %b : memref<16x16xbf16, #gpu.address_space<workgroup>>, memref<16x8xbf16, #gpu.address_space<workgroup>>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
@@ -232,7 +232,7 @@ func.func @zero_accumulator(%a: memref<16x16xbf16, #gpu.address_space<workgroup>
 // CHECK: vector.load %arg2
 // CHECK: memref.load %arg2
 // CHECK: nvvm.mma.sync
-func.func @zero_accumulator_read_between(%a: memref<16x16xbf16, #gpu.address_space<workgroup>>, %b: memref<16x8xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>, %d: memref<16x8xf32>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @zero_accumulator_read_between(%a: memref<16x16xbf16, #gpu.address_space<workgroup>>, %b: memref<16x8xbf16, #gpu.address_space<workgroup>>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>, %d: memref<16x8xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   linalg.copy ins(%c : memref<16x8xf32, #gpu.address_space<workgroup>>) outs(%d : memref<16x8xf32>)
@@ -257,7 +257,7 @@ func.func @zero_accumulator_read_between(%a: memref<16x16xbf16, #gpu.address_spa
 // CHECK: memref.load %arg1[%[[KT]], %{{.*}}] : memref<8x8xf32>
 // CHECK: vector.from_elements {{.*}} : vector<2x1xf32>
 // CHECK: nvgpu.mma.sync
-func.func @tf32_elementwise_fragments(%at: memref<8x16xf32, #gpu.address_space<workgroup>>, %b: memref<8x8xf32>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @tf32_elementwise_fragments(%at: memref<8x16xf32, #gpu.address_space<workgroup>>, %b: memref<8x8xf32>, %c: memref<16x8xf32, #gpu.address_space<workgroup>>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {tile.tf32}
       ins(%at, %b : memref<8x16xf32, #gpu.address_space<workgroup>>, memref<8x8xf32>) outs(%c : memref<16x8xf32, #gpu.address_space<workgroup>>)
   return

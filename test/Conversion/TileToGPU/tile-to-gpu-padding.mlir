@@ -67,7 +67,7 @@ func.func @carried(%a: memref<16x32xf32>, %n: index) attributes {tile.kernel} {
 // CHECK-DAG: memref.view %{{.*}} to memref<32x24xbf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %{{.*}} to memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.ldmatrix %{{.*}} : memref<16x32xbf16, strided<[40, 1]>, #gpu.address_space<workgroup>>
-func.func @ldmatrix_operand(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %c: memref<16x16xf32>) attributes {tile.kernel, tile.num_threads = 32 : i64} {
+func.func @ldmatrix_operand(%a: memref<16x32xbf16>, %b: memref<32x16xbf16>, %c: memref<16x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %ta = memref.alloc() : memref<16x32xbf16, #gpu.address_space<workgroup>>
   %tb = memref.alloc() : memref<32x16xbf16, #gpu.address_space<workgroup>>
   %tc = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>

@@ -14,7 +14,7 @@
 // CHECK: gpu.module @scale_module
 // CHECK: gpu.func @scale(%[[A:.*]]: memref<?x32xf32>, %[[B:.*]]: memref<?x32xf32>)
 // CHECK-SAME: workgroup(%[[SHARED:.*]] : memref<2304xi8, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 64, 1, 1>}
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 64, 1, 1>, tile.tuning = #tile.tuning<threads = 64>}
 // CHECK: %[[PID:.*]] = gpu.block_id x
 // CHECK: %[[ROWS:.*]] = memref.view %[[SHARED]][%{{.*}}][] : memref<2304xi8, #gpu.address_space<workgroup>> to memref<16x36xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TILE:.*]] = memref.subview %[[ROWS]][0, 0] [16, 32] [1, 1]
@@ -52,7 +52,7 @@ func.func @host(%in: memref<?x32xf32>, %out: memref<?x32xf32>, %n: index) {
   tile.launch @scale grid [%n, %c1, %c1] args(%in, %out : memref<?x32xf32>, memref<?x32xf32>)
   return
 }
-func.func @scale(%a: memref<?x32xf32>, %b: memref<?x32xf32>) attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @scale(%a: memref<?x32xf32>, %b: memref<?x32xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %pid = tile.program_id x
   %c16 = arith.constant 16 : index
   %row = arith.muli %pid, %c16 : index

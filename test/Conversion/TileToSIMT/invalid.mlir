@@ -5,7 +5,7 @@
 #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
 func.func @mixed(%x: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   // expected-error @+1 {{'tile.load' op has a tile without a #tile.dist layout ('tensor<16x16xf32>') in a kernel with register tiles: give every tile of the kernel a layout, or none}}
@@ -17,9 +17,9 @@ func.func @mixed(%x: memref<16x16xf32>)
 
 #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
-// expected-error @+1 {{a kernel with register tiles runs whole warps: tile.num_threads must be a multiple of 32, got 48}}
+// expected-error @+1 {{a kernel with register tiles runs whole warps: its tile.tuning's threads must be a multiple of 32, got 48}}
 func.func @partial_warp(%x: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 48 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 48>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   return
@@ -30,7 +30,7 @@ func.func @partial_warp(%x: memref<16x16xf32>)
 #acc4 = #tile.dist<warps = [4, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 4]>
 
 func.func @too_few_warps(%x: memref<64x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 64 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.load' op has a tile whose layout tells apart 4 warps; the kernel has 2}}
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x16xf32> -> tensor<64x16xf32, #acc4>
@@ -42,7 +42,7 @@ func.func @too_few_warps(%x: memref<64x16xf32>)
 #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
 func.func @scan(%x: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   // expected-error @+1 {{'tile.scan' op has no lowering on register tiles yet; keep this kernel's tiles without layouts}}
@@ -55,7 +55,7 @@ func.func @scan(%x: memref<16x16xf32>)
 #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
 func.func @constant(%x: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   // expected-error @+1 {{'arith.constant' op on register tiles must be a splat constant}}
@@ -70,7 +70,7 @@ func.func @constant(%x: memref<16x16xf32>)
 #a32 = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
 func.func @dot_f32(%x: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   // expected-error @+1 {{'tile.dot' op on register tiles needs bf16 or f16 operands (mma.sync.m16n8k16) or f32 operands at tf32 or tf32x3 precision (mma.sync.m16n8k8), and an f32 accumulator, got 'f32' x 'f32' -> 'f32' at ieee precision}}
@@ -85,7 +85,7 @@ func.func @dot_f32(%x: memref<16x16xf32>)
 #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
 func.func @dot_tf32_a_layout(%x: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   // expected-error @+1 {{'tile.dot' op on register tiles needs A in an mma.sync A layout: the 16x8 block at (0, 0) is not where mma.sync reads it; convert A with tile.convert_layout}}
@@ -99,7 +99,7 @@ func.func @dot_tf32_a_layout(%x: memref<16x16xf32>)
 #b = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 1]>
 
 func.func @dot_a_layout(%x: memref<16x16xbf16>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
   %z = tile.splat %zero : f32 -> tensor<16x16xf32, #acc>
@@ -114,7 +114,7 @@ func.func @dot_a_layout(%x: memref<16x16xbf16>)
 #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
 func.func @dot_b_layout(%x: memref<16x16xbf16>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
   %z = tile.splat %zero : f32 -> tensor<16x16xf32, #acc>
@@ -130,7 +130,7 @@ func.func @dot_b_layout(%x: memref<16x16xbf16>)
 #b = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 1]>
 
 func.func @dot_acc_layout(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16, #a>
   %b = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16, #b>
@@ -147,7 +147,7 @@ func.func @dot_acc_layout(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
 #b = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 1]>
 
 func.func @dot_warps(%x: memref<64x16xbf16>, %y: memref<64x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x16xbf16> -> tensor<64x16xbf16, #a1>
   %b = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x16xbf16> -> tensor<16x16xbf16, #b>
@@ -163,7 +163,7 @@ func.func @dot_warps(%x: memref<64x16xbf16>, %y: memref<64x16xf32>)
 #cols = #tile.dist<warps = [1], batch = [2], outer = [1], lanes = [4], elems = [2], lane_strides = [1], warp_strides = [1]>
 
 func.func @broadcast(%x: memref<16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %v = tile.load %x[%c0] dims [0] : memref<16xf32> -> tensor<16xf32, #cols>
   // expected-error @+1 {{'tile.broadcast' op on register tiles needs an input whose layout is a slice of the result's (every thread holding the input elements its result elements repeat); convert the input with tile.convert_layout}}
@@ -177,7 +177,7 @@ func.func @broadcast(%x: memref<16xf32>)
 #rows = #tile.dist<warps = [1], batch = [1], outer = [2], lanes = [8], elems = [1], lane_strides = [4], warp_strides = [1]>
 
 func.func @reduce_bf16(%x: memref<16x16xbf16>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16, #acc>
   // expected-error @+1 {{'tile.reduce' op on register tiles reduces 32-bit elements (warp shuffles), got 'bf16'}}
@@ -194,7 +194,7 @@ func.func @reduce_bf16(%x: memref<16x16xbf16>)
 #b32 = #tile.dist<warps = [1, 1], batch = [2, 1], outer = [2, 1], lanes = [4, 8], elems = [1, 1], lane_strides = [1, 4], warp_strides = [1, 1]>
 
 func.func @dot_tf32_mixed_k_order(%x: memref<16x16xf32>, %y: memref<16x8xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
   %z = tile.splat %zero : f32 -> tensor<16x8xf32, #acc>

@@ -49,7 +49,7 @@
 // AT-LOAD: nvvm.cp.async.wait.group 0
 // AT-LOAD-NEXT: gpu.barrier
 func.func @prefetched(%w: memref<?x64xbf16>, %kg: memref<?x64xbf16>, %u: memref<64x32xf32>, %out: memref<64x32xf32>, %rows: index)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -82,7 +82,7 @@ func.func @prefetched(%w: memref<?x64xbf16>, %kg: memref<?x64xbf16>, %u: memref<
 // CHECK: gpu.barrier
 // CHECK: nvgpu.device_async_copy
 func.func @same_rows(%w: memref<64x64xbf16>, %out: memref<64x32xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

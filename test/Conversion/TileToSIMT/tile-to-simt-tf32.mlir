@@ -25,7 +25,7 @@
 // CHECK-NOT: gpu.barrier
 // CHECK: return
 func.func @dot_tf32(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f32
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #a>
@@ -55,7 +55,7 @@ func.func @dot_tf32(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: return
 func.func @dot_tf32x3(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f32
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #a>
@@ -109,7 +109,7 @@ func.func @dot_tf32x3(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<1
 // CHECK-COUNT-8: memref.load %[[OUT1]]
 // CHECK: return
 func.func @inverse(%x: memref<32x16xf32>, %y: memref<32x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 64 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %cst = arith.constant 0.0 : f32

@@ -38,7 +38,7 @@
 // CHECK: memref.store %{{.*}}, %arg1
 // CHECK: return
 func.func @elementwise(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   %two = arith.constant 2.0 : f32
@@ -66,7 +66,7 @@ func.func @elementwise(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHECK: llvm.getelementptr inbounds %[[PTR]][32]
 // CHECK: llvm.getelementptr inbounds %[[ROW8]][32]
 func.func @elementwise_dynamic_stride(%x: memref<?x?xf32>, %y: memref<?x?xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<?x?xf32> -> tensor<16x16xf32, #acc>
   tile.store %t, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<?x?xf32>
@@ -85,7 +85,7 @@ func.func @elementwise_dynamic_stride(%x: memref<?x?xf32>, %y: memref<?x?xf32>)
 // CHECK: arith.andi %[[OWNER]]
 // CHECK: memref.store
 func.func @row_sums(%x: memref<16x16xf32>, %y: memref<16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   %s = tile.reduce add %t dim 1 : tensor<16x16xf32, #acc> -> tensor<16xf32, #rows1>
@@ -109,7 +109,7 @@ func.func @row_sums(%x: memref<16x16xf32>, %y: memref<16xf32>)
 // CHECK: %[[W1:.*]] = memref.load %[[SCRATCH]][%c1,
 // CHECK: arith.addf %[[W0]], %[[W1]] : f32
 func.func @column_sums(%x: memref<64x16xf32>, %y: memref<16xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x16xf32> -> tensor<64x16xf32, #acc4>
   %s = tile.reduce add %t dim 0 : tensor<64x16xf32, #acc4> -> tensor<16xf32, #cols4>
@@ -130,7 +130,7 @@ func.func @column_sums(%x: memref<64x16xf32>, %y: memref<16xf32>)
 // CHECK-NOT: vector.store
 // CHECK: memref.store %{{.*}}, %arg1
 func.func @to_operand_b(%x: memref<16x16xbf16>, %y: memref<16x16xbf16>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16, #acc>
   %b = tile.convert_layout %t : tensor<16x16xbf16, #acc> -> tensor<16x16xbf16, #b>
@@ -148,7 +148,7 @@ func.func @to_operand_b(%x: memref<16x16xbf16>, %y: memref<16x16xbf16>)
 // CHECK-COUNT-8: memref.load %[[BUF]]
 // CHECK-NOT: movmatrix
 func.func @to_operand_b_f32(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   %b = tile.convert_layout %t : tensor<16x16xf32, #acc> -> tensor<16x16xf32, #b>
@@ -162,7 +162,7 @@ func.func @to_operand_b_f32(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHECK-NEXT: %[[N:.*]] = arith.addf %[[S]], %{{.*}} : vector<8xf32>
 // CHECK-NEXT: scf.yield %[[N]] : vector<8xf32>
 func.func @loop(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -192,7 +192,7 @@ func.func @loop(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHECK: memref.load %arg1
 // CHECK: return
 func.func @staged_operand(%x: memref<64x64xbf16>, %y: memref<16x64xbf16>, %o: memref<64x64xbf16>, %p: memref<16x64xbf16>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16, #bstaged>
   %u = tile.load %y[%c0, %c0] dims [0, 1] : memref<16x64xbf16> -> tensor<16x64xbf16, #bsmall>
@@ -220,7 +220,7 @@ func.func @staged_operand(%x: memref<64x64xbf16>, %y: memref<16x64xbf16>, %o: me
 // CHECK-NOT: nvvm.ldmatrix
 // CHECK: return
 func.func @shared_b_operand(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %o: memref<64x64xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
   %x = tile.load %a[%c0, %c0] dims [0, 1] : memref<64x64xbf16> -> tensor<64x64xbf16, #aw>

@@ -3,6 +3,75 @@
 // Every error of the tile op verifiers, and a few of the ODS constraints.
 
 //===----------------------------------------------------------------------===//
+// #tile.tuning
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{threads must be in [1, 1024], got 2048}}
+func.func @tuning_too_many_threads() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 2048>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{threads must be in [1, 1024], got 0}}
+func.func @tuning_no_threads() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{max_registers must be in [0, 255] (0 for no limit), got 300}}
+func.func @tuning_too_many_registers() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_registers = 300>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{max_live_bytes must be at least 0 (0 for no bound), got -1}}
+func.func @tuning_negative_live_bytes() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_live_bytes = -1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{block_k must be at least 0 (0 for no K tiles), got -16}}
+func.func @tuning_negative_block_k() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, block_k = -16>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{struct is missing required parameter: threads}}
+func.func @tuning_missing_threads() attributes {tile.kernel, tile.tuning = #tile.tuning<max_registers = 128>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected 'true' or 'false'}}
+// expected-error @+1 {{failed to parse Tile_TuningAttr parameter 'speculate_loads' which is to be a `bool`}}
+func.func @tuning_flag_not_bool() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, speculate_loads = 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::kda::tile::KernelMapping to be one of: shared_memory, registers}}
+// expected-error @+1 {{failed to parse Tile_TuningAttr parameter 'mapping'}}
+func.func @tuning_unknown_mapping() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, mapping = stack>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tuning' must be a #tile.tuning attribute, got 64 : i64}}
+func.func @tuning_not_a_tuning() attributes {tile.kernel, tile.tuning = 64 : i64} {
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // program_id / num_programs
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +83,7 @@ func.func @program_id_outside_kernel() -> index {
 
 // -----
 
-func.func @program_id_other_attribute() -> index attributes {tile.num_threads = 128 : i64} {
+func.func @program_id_other_attribute() -> index attributes {tile.tuning = #tile.tuning<threads = 128>} {
   // expected-error @+1 {{'tile.program_id' op is only valid inside a tile kernel}}
   %p = tile.program_id z
   return %p : index
@@ -859,7 +928,7 @@ func.func @convert_from_plain(%x: tensor<16x8xf32>) -> tensor<16x8xf32, #acc> {
 
 #acc1 = #tile.dist<warps = [1, 1], batch = [4, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 #acc4 = #tile.dist<warps = [4, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
-func.func @convert_too_many_warps(%x: tensor<64x8xf32, #acc1>) -> tensor<64x8xf32, #acc4> attributes {tile.kernel, tile.num_threads = 64 : i64} {
+func.func @convert_too_many_warps(%x: tensor<64x8xf32, #acc1>) -> tensor<64x8xf32, #acc4> attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   // expected-error @+1 {{'tile.convert_layout' op result layout tells apart 4 warps, the program has 2}}
   %y = tile.convert_layout %x : tensor<64x8xf32, #acc1> -> tensor<64x8xf32, #acc4>
   return %y : tensor<64x8xf32, #acc4>

@@ -13,7 +13,7 @@
 // CHECK-SAME: %{{.*}}: tensor<64xf32, #tile.dist<warps = [4], batch = [1], outer = [2], lanes = [8], elems = [1], lane_strides = [4], warp_strides = [1]>>
 // CHECK: tile.convert_layout %{{.*}} : tensor<64x64xf32, #tile.dist<{{.*}}batch = [1, 8]{{.*}}>> -> tensor<64x64xf32, #tile.dist<{{.*}}batch = [1, 4], outer = [2, 2]{{.*}}>>
 func.func @layouts(%x: tensor<64x64xf32, #acc>, %r: tensor<64xf32, #rows>)
-    -> tensor<64x64xf32, #a> attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    -> tensor<64x64xf32, #a> attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %y = tile.convert_layout %x : tensor<64x64xf32, #acc> -> tensor<64x64xf32, #a>
   return %y : tensor<64x64xf32, #a>
 }

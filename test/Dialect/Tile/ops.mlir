@@ -491,8 +491,8 @@ func.func @varlen_chunk_static(%cu: memref<5xi64>) -> i1 attributes {tile.kernel
 // -----
 
 // CHECK-LABEL: func.func @launch_args_kernel
-// CHECK-SAME: attributes {tile.kernel, tile.num_threads = 128 : i64}
-func.func @launch_args_kernel(%g: memref<?x?x4x64xf32>, %G: memref<?x?x4x64xf32>) attributes {tile.kernel, tile.num_threads = 128 : i64} {
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>}
+func.func @launch_args_kernel(%g: memref<?x?x4x64xf32>, %G: memref<?x?x4x64xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %g[%c0, %c0, %c0, %c0] dims [1, 3] : memref<?x?x4x64xf32> -> tensor<64x64xf32>
   %cs = tile.scan add %t dim 0 : tensor<64x64xf32>
@@ -563,5 +563,34 @@ func.func @unit_lower_inverse_tiles(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>
 // CHECK-NOT: ->
 func.func @unit_lower_inverse_buffers(%a: memref<8x8xf32>, %b: memref<8x8xf32>) attributes {tile.kernel} {
   tile.unit_lower_inverse ins(%a : memref<8x8xf32>) outs(%b : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// #tile.tuning: every parameter given, in another order than the printed
+// one; parameters at their default value are left out when printed.
+
+// CHECK-LABEL: func.func @tuning_all
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_registers = 168, max_live_bytes = 32768, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers>}
+func.func @tuning_all() attributes {tile.kernel, tile.tuning = #tile.tuning<mapping = registers, threads = 64, block_k = 16, max_registers = 168, max_live_bytes = 32768, hoist_addresses = true, speculate_loads = true>} {
+  return
+}
+
+// CHECK-LABEL: func.func @tuning_threads_only
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>}
+func.func @tuning_threads_only() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
+  return
+}
+
+// CHECK-LABEL: func.func @tuning_defaults_spelled
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>}
+func.func @tuning_defaults_spelled() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32, max_registers = 0, max_live_bytes = 0, block_k = 0, speculate_loads = false, hoist_addresses = false, mapping = shared_memory>} {
+  return
+}
+
+// CHECK-LABEL: func.func @tuning_some
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 1024, max_registers = 255, hoist_addresses = true>}
+func.func @tuning_some() attributes {tile.kernel, tile.tuning = #tile.tuning<hoist_addresses = true, threads = 1024, max_registers = 255>} {
   return
 }

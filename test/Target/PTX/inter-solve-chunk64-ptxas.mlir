@@ -18,9 +18,10 @@
 // On the shared-memory mapping (--no-register-tiles) the kernel holds
 // about 110 tile temporaries; packing them by live range into one shared
 // block keeps it within the 48 KB of static shared memory. Its own limit
-// there (tile.max_registers = 128, with 2 warps per program) holds it to
-// 128 registers; since its loads are speculated out of the sub-chunk
-// branches (tile.speculate_loads), ptxas may spill a few bytes at K = 64.
+// there (max_registers = 128 in its tile.tuning, with 2 warps per program)
+// holds it to 128 registers; since its loads are speculated out of the
+// sub-chunk branches (speculate_loads), ptxas may spill a few bytes at
+// K = 64.
 // Under `kda-translate --max-registers 168`, which overrides every
 // kernel's own limit, it assembles without spills.
 

@@ -5,11 +5,10 @@
 
 // kda.wy_recompute at the target shape (H = HV = 96, K = V = 128, bf16,
 // chunk 64) assembles for sm_90 under its own register limit
-// (tile.max_registers = 128, PTX .maxnreg 128: 4 blocks per SM), at the
-// cost of a few spilled bytes (20; the check allows up to 255, so growth
-// is caught). Its tile temporaries (the
-// [64, 64] f32 block of M and the K/V tiles) take about 45 KB of static
-// shared memory.
+// (max_registers = 128 in its tile.tuning, PTX .maxnreg 128: 4 blocks per
+// SM), at the cost of a few spilled bytes (20; the check allows up to 255,
+// so growth is caught). Its tile temporaries (the [64, 64] f32 block of M
+// and the K/V tiles) take about 45 KB of static shared memory.
 
 // PTX: .maxnreg 128
 // CHECK: Compiling entry function 'wy_recompute_wy_recompute_0' for 'sm_90'

@@ -3,9 +3,10 @@
 // RUN: kda-opt %s --kda-assign-tile-layouts | FileCheck %s --check-prefix=ALL
 
 // With only-requested, kda-assign-tile-layouts places only the kernels whose
-// target tuning asks for registers (tile.register_tiles, set by
-// convert-kda-to-tile); the others keep the shared-memory mapping. Without
-// it, every kernel that can run on registers gets layouts.
+// target tuning asks for registers (mapping = registers in their
+// tile.tuning, set by convert-kda-to-tile); the others keep the
+// shared-memory mapping. Without it, every kernel that can run on registers
+// gets layouts.
 
 // REMARK-DAG: remark: @requested runs on registers
 // REMARK-DAG: remark: @not_requested stays on the shared-memory mapping: its tuning does not ask for registers (only-requested)
@@ -22,7 +23,7 @@
 // ALL: tile.dot {{.*}} -> tensor<16x16xf32, #tile.dist<
 
 func.func @requested(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64, tile.register_tiles} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32, mapping = registers>} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16>
   %zero = arith.constant 0.0 : f32
@@ -33,7 +34,7 @@ func.func @requested(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
 }
 
 func.func @not_requested(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16>
   %zero = arith.constant 0.0 : f32

@@ -15,7 +15,7 @@
 // CHECK: tile.dot %[[A]], %[[B]], %[[Z]]
 // CHECK-NOT: tile.convert_layout
 func.func @dot_anchors(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16>
   %b = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16>
@@ -34,7 +34,7 @@ func.func @dot_anchors(%x: memref<16x16xbf16>, %y: memref<16x16xf32>)
 // CHECK-LABEL: func.func @warps_along_m
 // CHECK: tile.dot {{.*}} : tensor<64x32xbf16, #tile.dist<warps = [4, 1], batch = [1, 2], outer = [2, 2]{{.*}}>>, tensor<32x64xbf16, #tile.dist<warps = [1, 1], batch = [2, 8], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 4]>> -> tensor<64x64xf32, #tile.dist<warps = [4, 1], batch = [1, 8], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 4]>>
 func.func @warps_along_m(%x: memref<64x32xbf16>, %w: memref<32x64xbf16>, %y: memref<64x64xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x32xbf16> -> tensor<64x32xbf16>
   %b = tile.load %w[%c0, %c0] dims [0, 1] : memref<32x64xbf16> -> tensor<32x64xbf16>
@@ -56,7 +56,7 @@ func.func @warps_along_m(%x: memref<64x32xbf16>, %w: memref<32x64xbf16>, %y: mem
 // CHECK: scf.yield %{{.*}} : tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1]
 // CHECK-NOT: tile.convert_layout
 func.func @loop(%x: memref<64x16xbf16>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
@@ -79,7 +79,7 @@ func.func @loop(%x: memref<64x16xbf16>, %y: memref<16x16xf32>)
 // CHECK-LABEL: func.func @copy
 // CHECK: tile.load {{.*}} -> tensor<16x64xf32, #tile.dist<warps = [4, 1], batch = [2, 1], outer = [1, 1], lanes = [2, 16], elems = [1, 4], lane_strides = [16, 1], warp_strides = [1, 4]>>
 func.func @copy(%x: memref<16x64xf32>, %y: memref<16x64xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x64xf32> -> tensor<16x64xf32>
   tile.store %t, %y[%c0, %c0] dims [0, 1] : tensor<16x64xf32>, memref<16x64xf32>
@@ -108,7 +108,7 @@ func.func @copy(%x: memref<16x64xf32>, %y: memref<16x64xf32>)
 // CHECK: tile.dot %[[KT]], %[[VB]]
 // CHECK-NOT: tile.convert_layout
 func.func @recurrence(%w: memref<64x64xbf16>, %kg: memref<64x64xbf16>, %u: memref<64x32xf32>, %out: memref<64x32xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -146,7 +146,7 @@ func.func @recurrence(%w: memref<64x64xbf16>, %kg: memref<64x64xbf16>, %u: memre
 // CHECK: %[[AM:.*]] = tile.convert_layout %[[A]] : {{.*}} -> tensor<64x64xbf16, #tile.dist<warps = [1, 1], batch = [4, 4], outer = [2, 2]
 // CHECK: tile.dot %[[AM]]
 func.func @computed_a_operand(%q: memref<64x64xbf16>, %g: memref<64x64xf32>, %out: memref<64x32xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -174,7 +174,7 @@ func.func @computed_a_operand(%q: memref<64x64xbf16>, %g: memref<64x64xf32>, %ou
 // CHECK-LABEL: func.func @scan
 // CHECK: tile.scan add %{{.*}} dim 0 : tensor<16x16xf32>{{$}}
 func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
   %s = tile.scan add %t dim 0 : tensor<16x16xf32>
@@ -187,7 +187,7 @@ func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // f32 operands at ieee precision have no mma.sync.
 // REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a dot that is not a 16-bit or tf32 mma.sync shape
 func.func @dot_f32_ieee(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
   %d = tile.dot %t, %t, %t : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
@@ -208,7 +208,7 @@ func.func @dot_f32_ieee(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHECK: %[[B:.+]] = tile.load {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 2], batch = [1, 1], outer = [1, 1], lanes = [4, 8], elems = [4, 1], lane_strides = [1, 4], warp_strides = [1, 1]>>
 // CHECK: tile.dot %[[A]], %[[B]], %{{.*}} precision = tf32 : {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [1, 2], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>>
 func.func @dot_tf32(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 64 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f32
   %a = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
@@ -231,7 +231,7 @@ func.func @dot_tf32(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<16x
 // CHECK: %[[I:.+]] = tile.unit_lower_inverse ins(%[[L]] : {{.*}}) outs(%[[Z]] : {{.*}}) -> tensor<16x16xf32, #tile.dist<warps = [1, 1], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 4], lane_strides = [4, 1], warp_strides = [1, 1]>>
 // CHECK: tile.dot %[[I]], %{{.*}}, %{{.*}} precision = tf32
 func.func @inverse(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f32
   %l = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
@@ -252,7 +252,7 @@ func.func @inverse(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHECK-NOT: tile.convert_layout
 // CHECK: return
 func.func @reload(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f32
   %l = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
@@ -273,7 +273,7 @@ func.func @reload(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHECK-NOT: tile.load
 // CHECK: tile.convert_layout
 func.func @no_reload_after_store(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f32
   %l = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
@@ -289,7 +289,7 @@ func.func @no_reload_after_store(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 
 // REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a tile of shape other than 1-D or 2-D powers of 2
 func.func @odd_shape(%x: memref<16x60xf32>, %y: memref<16x60xf32>)
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x60xf32> -> tensor<16x60xf32>
   tile.store %t, %y[%c0, %c0] dims [0, 1] : tensor<16x60xf32>, memref<16x60xf32>
@@ -298,9 +298,9 @@ func.func @odd_shape(%x: memref<16x60xf32>, %y: memref<16x60xf32>)
 
 // -----
 
-// REMARK: remark: @{{.*}} stays on the shared-memory mapping: tile.num_threads (48) is not a whole number of warps
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: its threads (48) are not a whole number of warps
 func.func @partial_warp(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
-    attributes {tile.kernel, tile.num_threads = 48 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 48>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
   tile.store %t, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>

@@ -17,7 +17,7 @@
 // CHECK-NOT: tile.convert_layout
 // CHECK: return
 func.func @kernel(%x: tensor<16x16xf32, #acc>) -> tensor<16x16xf32, #a>
-    attributes {tile.kernel, tile.num_threads = 32 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

@@ -1,8 +1,9 @@
 // RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(gpu-hoist-uniform-addresses{all-kernels=true}))' --split-input-file | FileCheck %s
 // RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(gpu-hoist-uniform-addresses))' --split-input-file | FileCheck %s --check-prefix=TUNED
 
-// Without all-kernels only the kernels the target's tuning marks with
-// tile.hoist_addresses change (here @integer_address, not @two_rows).
+// Without all-kernels only the kernels whose tile.tuning (the target's
+// tuning) has hoist_addresses = true change (here @integer_address, not
+// @two_rows).
 // TUNED-LABEL: llvm.func @two_rows
 // TUNED-NOT:     i8
 // TUNED:         llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, bf16
@@ -81,7 +82,7 @@ gpu.module @m {
 // CHECK:         %[[ADDR:.*]] = llvm.add %[[BASEINT]], %{{.*}} : i64
 // CHECK:         llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr<1>
 gpu.module @m {
-  llvm.func @integer_address(%p: !llvm.ptr) attributes {nvvm.kernel, tile.hoist_addresses} {
+  llvm.func @integer_address(%p: !llvm.ptr) attributes {nvvm.kernel, tile.tuning = #tile.tuning<threads = 128, hoist_addresses = true>} {
     %c96 = llvm.mlir.constant(96 : i64) : i64
     %c256 = llvm.mlir.constant(256 : i64) : i64
     %pid32 = nvvm.read.ptx.sreg.ctaid.x : i32

@@ -97,7 +97,7 @@ func.func @host(%a: memref<16x16xf32>, %t: tensor<16x16xf32>) -> (tensor<16x16xf
 
 // -----
 
-// A kernel with tile.max_live_bytes: each tile here is 1024 bytes, the
+// A kernel whose tile.tuning sets max_live_bytes: each tile here is 1024 bytes, the
 // budget 2560. %y moves above the exp2 of %x (live there: %x and the
 // result, 2048 bytes, +1024 is over), so it stops after it; with no
 // budget it would move to the top.
@@ -106,7 +106,7 @@ func.func @host(%a: memref<16x16xf32>, %t: tensor<16x16xf32>) -> (tensor<16x16xf
 // CHECK-NEXT: %[[E:.*]] = math.exp2 %[[X]]
 // CHECK-NEXT: %[[Y:.*]] = tile.load %arg1
 // CHECK-NEXT: arith.addf %[[E]], %[[Y]]
-func.func @budget(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %out: memref<16x16xf32>) attributes {tile.kernel, tile.max_live_bytes = 2560 : i64} {
+func.func @budget(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %out: memref<16x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 2560>} {
   %c0 = arith.constant 0 : index
   %x = tile.load %a[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
   %e = math.exp2 %x : tensor<16x16xf32>
@@ -123,7 +123,7 @@ func.func @budget(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %out: memref<16x
 // CHECK: tile.load %arg0
 // CHECK-NEXT: tile.load %arg1
 // CHECK-NEXT: math.exp2
-func.func @within_budget(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %out: memref<16x16xf32>) attributes {tile.kernel, tile.max_live_bytes = 3072 : i64} {
+func.func @within_budget(%a: memref<16x16xf32>, %b: memref<16x16xf32>, %out: memref<16x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 3072>} {
   %c0 = arith.constant 0 : index
   %x = tile.load %a[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
   %e = math.exp2 %x : tensor<16x16xf32>

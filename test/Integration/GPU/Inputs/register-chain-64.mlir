@@ -37,7 +37,7 @@ func.func @chain_block(%x: memref<200x16xbf16>, %y: memref<200x16xbf16>,
                        %v: memref<200x16xbf16>, %g: memref<200xf32>,
                        %o: memref<200x16xf32>, %r: memref<200xf32>,
                        %c: memref<200xf32>)
-    attributes {tile.kernel, tile.num_threads = 128 : i64} {
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %pid = tile.program_id x
