@@ -44,7 +44,7 @@ struct KDAToPTXPipelineOptions
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
-      llvm::cl::desc("gpu-module-to-binary format: isa (PTX), bin (cubin), "
+      llvm::cl::desc("kda-serialize-gpu-modules format: isa (PTX), bin (cubin), "
                      "llvm, fatbin"),
       llvm::cl::init("isa")};
   PassOptions::Option<int64_t> numThreads{
