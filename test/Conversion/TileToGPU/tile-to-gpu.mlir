@@ -299,3 +299,31 @@ func.func @not_in_place_transposed(%a: memref<32x32xf32>, %o: memref<32x32xf32>)
   linalg.copy ins(%t : memref<32x32xf32, #gpu.address_space<workgroup>>) outs(%o : memref<32x32xf32>)
   return
 }
+
+// -----
+
+// Each kernel gets a gpu.module of its own, named after it, so that the
+// passes nested on gpu.module and the code generation of
+// kda-serialize-gpu-modules work on the kernels side by side; each launch
+// names its kernel's module.
+// CHECK-LABEL: func.func @two_kernels_host
+// CHECK: gpu.launch_func @first_module::@first
+// CHECK: gpu.launch_func @second_module::@second
+// CHECK: gpu.module @first_module {
+// CHECK-NEXT: gpu.func @first(
+// CHECK-NOT: gpu.func
+// CHECK: gpu.module @second_module {
+// CHECK-NEXT: gpu.func @second(
+// CHECK-NOT: gpu.func
+func.func @two_kernels_host(%a: memref<4xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  tile.launch @first grid [%n, %c1, %c1] args(%a : memref<4xf32>)
+  tile.launch @second grid [%n, %c1, %c1] args(%a : memref<4xf32>)
+  return
+}
+func.func @first(%a: memref<4xf32>) attributes {tile.kernel} {
+  return
+}
+func.func @second(%a: memref<4xf32>) attributes {tile.kernel} {
+  return
+}
