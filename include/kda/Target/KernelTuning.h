@@ -101,9 +101,6 @@ struct KernelTuning {
 /// The #tile.tuning attribute that records `tuning` on a kernel.
 tile::TuningAttr toTuningAttr(MLIRContext *ctx, const KernelTuning &tuning);
 
-/// The tuning that `attr` records.
-KernelTuning fromTuningAttr(tile::TuningAttr attr);
-
 /// The tuning of `kernel` when its tiles get `mapping`.
 KernelTuning getKernelTuning(TunedKernel kernel, TileMapping mapping);
 

@@ -295,7 +295,7 @@ LogicalResult kda::lowerStage(InterSolveOp op, StageContext &ctx) {
       cast<RankedTensorType>(op.getQ().getType()).getDimSize(3));
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
-                    InterSolveKernel body(kernel, loc, *args, op, ctx, tuning);
+                    InterSolveKernel body(kernel, loc, *args, op, tuning);
                     body.aqkOut = args->argument(kernel.kernel, 6);
                     body.m = args->argument(kernel.kernel, 7);
                     // fla's off-diagonal dots have fp32 operands at Triton's

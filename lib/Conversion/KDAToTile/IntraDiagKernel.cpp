@@ -210,7 +210,7 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
       cast<RankedTensorType>(op.getQ().getType()).getDimSize(3));
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
-                    IntraDiagKernel body(kernel, loc, *args, op, ctx, tuning);
+                    IntraDiagKernel body(kernel, loc, *args, op, tuning);
                     body.build();
                   });
   return success();

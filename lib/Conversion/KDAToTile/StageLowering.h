@@ -42,7 +42,7 @@ struct StageContext {
   /// Unique prefix for kernel names.
   std::string kernelPrefix;
   /// Width of K tiles for stages that tile K (the pass's block-k); 0 lets
-  /// each kernel's tuning choose (kTileWidth).
+  /// each kernel's tuning choose (withKTileWidth).
   int64_t blockK;
   /// Where every kernel's tiles will live on the GPU, or none when each
   /// kernel takes the mapping its tuning prefers; selects the kernel tuning
@@ -77,19 +77,13 @@ inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
 /// those of `tensors`, varlen when `cuSeqlens` is set.
 KernelShape getKernelShape(ArrayRef<Value> tensors, Value cuSeqlens);
 
-/// The width of a kernel's K tiles: the pass's block-k, or the kernel
-/// tuning's when block-k is 0, at most K rounded up to a power of 2.
-inline int64_t kTileWidth(const StageContext &ctx, const KernelTuning &tuning,
-                          int64_t k) {
-  return columnTile(k, ctx.blockK > 0 ? ctx.blockK : tuning.blockK);
-}
-
-/// `tuning` with the width of its K tiles resolved for `k` columns
-/// (kTileWidth): the width the kernel is built with, which the kernel's
-/// tile.tuning records.
+/// `tuning` with the width of its K tiles resolved for `k` columns: the
+/// pass's block-k, or the kernel tuning's when block-k is 0, at most K
+/// rounded up to a power of 2. The kernel is built with that width, and its
+/// tile.tuning records it.
 inline KernelTuning withKTileWidth(const StageContext &ctx,
                                    KernelTuning tuning, int64_t k) {
-  tuning.blockK = kTileWidth(ctx, tuning, k);
+  tuning.blockK = columnTile(k, ctx.blockK > 0 ? ctx.blockK : tuning.blockK);
   return tuning;
 }
 

@@ -55,19 +55,19 @@ declareSubChunkArguments(StageContext &ctx, SubChunkOp op,
 /// sizes and attributes of the stage and the row loads both kernels make.
 struct SubChunkKernelBody : ChunkKernelBody {
   /// The body of the kernel of `op`, whose arguments `args` are those
-  /// declareSubChunkArguments declares, with K tiles of the pass's block-k
-  /// or `tuning`'s columns (kTileWidth).
+  /// declareSubChunkArguments declares, with K tiles of `tuning`'s width
+  /// (resolved by withKTileWidth).
   template <typename SubChunkOp>
   SubChunkKernelBody(ChunkKernel &kernel, Location loc,
                      const KernelArguments &args, SubChunkOp op,
-                     const StageContext &ctx, const KernelTuning &tuning)
+                     const KernelTuning &tuning)
       : ChunkKernelBody(kernel, loc) {
     auto qType = cast<RankedTensorType>(op.getQ().getType());
     args.bind(kernel.kernel, q, k, G, beta, aqk, akkd);
     bt = op.getChunkSize();
     numSub = bt / kBC;
     kDim = qType.getDimSize(3);
-    bk = kTileWidth(ctx, tuning, kDim);
+    bk = tuning.blockK;
     ioType = qType.getElementType();
     scale = op.getScale().convertToFloat();
     safeGate = op.getSafeGate();

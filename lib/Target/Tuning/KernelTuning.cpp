@@ -217,15 +217,3 @@ tile::TuningAttr mlir::kda::toTuningAttr(MLIRContext *ctx,
           ? tile::KernelMapping::registers
           : tile::KernelMapping::shared_memory);
 }
-
-KernelTuning mlir::kda::fromTuningAttr(tile::TuningAttr attr) {
-  KernelTuning tuning{attr.getThreads()};
-  tuning.maxRegisters = attr.getMaxRegisters();
-  tuning.maxLiveBytes = attr.getMaxLiveBytes();
-  tuning.blockK = attr.getBlockK();
-  tuning.speculateLoads = attr.getSpeculateLoads();
-  tuning.hoistAddresses = attr.getHoistAddresses();
-  tuning.mapping = attr.requestsRegisters() ? TileMapping::registers
-                                            : TileMapping::sharedMemory;
-  return tuning;
-}
