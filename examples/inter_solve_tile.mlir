@@ -25,6 +25,7 @@ func.func @inter_solve(%arg0: memref<?x?x4x64xbf16>, %arg1: memref<?x?x4x64xbf16
   %1 = arith.muli %dim_0, %c4 : index
   %2 = arith.muli %0, %1 : index
   tile.launch @inter_solve_inter_solve_0 grid [%2, %c1, %c1] args(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7 : memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>, memref<?x?x4x64xf32>, memref<?x?x4xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x16xf32>, memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>)
+      {tile.partition = "chunks64"}
   return
 }
 // tile.tuning: how the kernel runs on the GPU. threads: 2 warps per

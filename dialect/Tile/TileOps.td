@@ -62,6 +62,14 @@ def Tile_Dialect : Dialect {
     /// implements a tile.scan ({dim, kind, reverse}), so that the GPU path
     /// can run it as one sequential loop per thread (same summation order).
     static constexpr ::llvm::StringLiteral getScanAttrName() { return "tile.scan"; }
+    /// Name of the string attribute by which a tile.launch declares how its
+    /// programs divide the work: launches with one partition and one grid
+    /// have program p of a later launch read, of what an earlier launch
+    /// writes, only what program p of that launch wrote (and write nothing
+    /// that another program of the earlier launch reads), so that the
+    /// programs may run the launches' kernels one after the other
+    /// (kda-fuse-tile-launches).
+    static constexpr ::llvm::StringLiteral getPartitionAttrName() { return "tile.partition"; }
   }];
 }
 
@@ -483,9 +491,22 @@ def Tile_LaunchOp : Tile_Op<"launch", [
     `(grid_x, grid_y, grid_z)`, passing `args`. On the GPU each program is a
     thread block; on the CPU the grid becomes loops. Launches run in order.
 
+    A launch may declare its program partition with a `tile.partition`
+    string: launches that declare the same partition and run the same grid
+    divide the work alike, so that program `p` of a later one reads, of
+    what an earlier one writes, only what program `p` of that one wrote,
+    and writes nothing another program of the earlier one reads. Such
+    neighbouring launches may then run as one (`kda-fuse-tile-launches`).
+    The kda-to-tile conversion gives its per-chunk stages (one program per
+    chunk of BT tokens and value head) the partition `chunks<BT>`, e.g.
+    `chunks64`.
+
     ```mlir
     tile.launch @gate_cumsum_kernel grid [%nk, %nt, %nbh]
         args(%g, %G : memref<?x?x4x64xf32>, memref<?x?x4x64xf32>)
+    tile.launch @intra_diag_kernel grid [%n, %c1, %c1]
+        args(%q, %k : memref<?x?x4x64xbf16>, memref<?x?x4x64xbf16>)
+        {tile.partition = "chunks64"}
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel, Index:$grid_x, Index:$grid_y,

@@ -38,6 +38,48 @@ def FuseScanOutputPass : Pass<"kda-fuse-scan-output", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::kda::KDADialect"];
 }
 
+def FuseTileLaunchesPass : Pass<"kda-fuse-tile-launches", "::mlir::ModuleOp"> {
+  let summary = "Run neighbouring launches of one program partition as one kernel";
+  let description = [{
+    Replaces each maximal run of `tile.launch` ops that declare the same
+    `tile.partition`, run the same grid (the same SSA values: run CSE
+    first) and have only ops between them that touch no memory (index
+    arithmetic, `memref.dim`, the allocations of later results) with one
+    launch of a new kernel. The new kernel's program runs the bodies of the
+    run's kernels one after the other, in launch order; its arguments are
+    the launches' buffers, each once. The partition is the launches'
+    promise that program `p` of a later launch reads, of what an earlier one
+    writes, only what program `p` of that launch wrote, so the fused
+    program sees the same values as the launches did; within the program,
+    a load of a buffer that an earlier body stored into comes after the
+    store, and the GPU mapping puts a barrier between them.
+
+    The fused kernel is named after the run's kernels (the first name, then
+    each other name without the prefix it shares with the first), takes the
+    most threads any of them asks for, no register cap if one of them has
+    none (else the highest cap), the smallest live-tile bound any of them
+    sets, speculation and address hoisting only if all of them ask for it,
+    and the shared-memory mapping. Kernels whose tiles have layouts
+    (`#tile.dist`, laid out for their own thread count) are never fused.
+    The run's kernels are erased once no other launch uses them.
+
+    Example:
+
+    ```mlir
+    tile.launch @intra_diag grid [%n, %c1, %c1] args(%q, %A : ...)
+        {tile.partition = "chunks64"}
+    %M = memref.alloc(...) : memref<?x?x?x64xbf16>
+    tile.launch @inter_solve grid [%n, %c1, %c1] args(%q, %A, %M : ...)
+        {tile.partition = "chunks64"}
+    // becomes
+    %M = memref.alloc(...) : memref<?x?x?x64xbf16>
+    tile.launch @intra_diag_inter_solve grid [%n, %c1, %c1]
+        args(%q, %A, %M : ...) {tile.partition = "chunks64"}
+    ```
+  }];
+  let dependentDialects = ["::mlir::kda::tile::TileDialect"];
+}
+
 def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
   let summary = "Move tile loads of tile kernels up to where their operands exist";
   let description = [{

@@ -36,17 +36,22 @@ enum class RegisterKernels {
 /// kernels that `kernels` names become per-thread code on registers first
 /// (the GPU); the others, and kernels written with layouts when `kernels`
 /// is none, lose their layouts.
-static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
+static void buildTileAndLinalgPipeline(OpPassManager &pm, StageFusion fusion,
                                        StringRef mapping,
                                        RegisterKernels kernels, bool prefetch,
                                        int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
-  if (fuseScanOutput)
+  if (fusion.scanOutput)
     pm.addPass(createFuseScanOutputPass());
   ConvertKDAToTilePassOptions toTile;
   toTile.mapping = mapping.str();
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
+  if (fusion.chunkKernels) {
+    // CSE first: launches over one grid then name it by one value.
+    pm.addPass(createCSEPass());
+    pm.addPass(createFuseTileLaunchesPass());
+  }
   pm.addPass(createHoistTileLoadsPass());
   if (kernels != RegisterKernels::none) {
     AssignTileLayoutsPassOptions assign;
@@ -67,7 +72,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, bool fuseScanOutput,
 void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
                                    const KDAPipelineOptions &options) {
   // The tile programs of the default GPU mapping, for the CPU.
-  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, "tuned",
+  buildTileAndLinalgPipeline(pm, StageFusion::of(options), "tuned",
                              RegisterKernels::none, /*prefetch=*/false,
                              /*numThreads=*/0);
 }
@@ -86,7 +91,7 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
     kernels = RegisterKernels::recurrences;
     mapping = "shared-memory";
   }
-  buildTileAndLinalgPipeline(pm, options.fuseScanOutput, mapping, kernels,
+  buildTileAndLinalgPipeline(pm, StageFusion::of(options), mapping, kernels,
                              options.prefetch, options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(

@@ -2,7 +2,7 @@
 //
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
 //               [--no-register-tiles] [--assign-register-layouts]
-//               [--fuse-scan-output]
+//               [--fuse-scan-output] [--fuse-chunk-kernels]
 //               [-o out.ptx]
 //
 //===----------------------------------------------------------------------===//
@@ -84,6 +84,13 @@ static llvm::cl::opt<bool> fuseScanOutputOption(
                    "(kda-fuse-scan-output): h and v_new never reach memory"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> fuseChunkKernelsOption(
+    "fuse-chunk-kernels",
+    llvm::cl::desc("Run the forward's per-chunk stages that follow one "
+                   "another (diagonal blocks, solve, WY recompute) as one "
+                   "kernel (kda-fuse-tile-launches)"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -104,6 +111,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.prefetch = prefetchOption;
   options.addressHoisting = addressHoistingOption;
   options.fuseScanOutput = fuseScanOutputOption;
+  options.fuseChunkKernels = fuseChunkKernelsOption;
   return options;
 }
 

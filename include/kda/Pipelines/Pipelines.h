@@ -9,7 +9,7 @@
 
 namespace mlir::kda {
 
-/// The option every kda pipeline has: how the forward's stages are grouped
+/// The options every kda pipeline has: how the forward's stages are grouped
 /// into kernels.
 #define KDA_STAGE_FUSION_OPTIONS                                               \
   PassOptions::Option<bool> fuseScanOutput{                                    \
@@ -17,7 +17,28 @@ namespace mlir::kda {
       llvm::cl::desc("Compute the output inside the state scan "             \
                      "(kda-fuse-scan-output): no h or v_new in memory, "       \
                      "one kernel fewer"),                                      \
+      llvm::cl::init(false)};                                                  \
+  PassOptions::Option<bool> fuseChunkKernels{                                  \
+      *this, "fuse-chunk-kernels",                                             \
+      llvm::cl::desc("Run the per-chunk stages that follow one another "      \
+                     "(diagonal blocks, solve, WY recompute) as one kernel "   \
+                     "(kda-fuse-tile-launches)"),                              \
       llvm::cl::init(false)};
+
+/// How the forward's stages are grouped into kernels (the options
+/// KDA_STAGE_FUSION_OPTIONS declares).
+struct StageFusion {
+  /// kda-fuse-scan-output.
+  bool scanOutput = false;
+  /// kda-fuse-tile-launches on the per-chunk stages.
+  bool chunkKernels = false;
+
+  /// The fusion that `options`, pipeline options with
+  /// KDA_STAGE_FUSION_OPTIONS, ask for.
+  template <typename Options> static StageFusion of(const Options &options) {
+    return {options.fuseScanOutput, options.fuseChunkKernels};
+  }
+};
 
 /// Options of the target-independent kda pipelines (linalg, CPU).
 struct KDAPipelineOptions : public PassPipelineOptions<KDAPipelineOptions> {

@@ -43,6 +43,9 @@ struct PTXEmitterOptions {
   AddressHoisting addressHoisting = AddressHoisting::tuned;
   /// The output runs inside the state scan (kda-fuse-scan-output).
   bool fuseScanOutput = false;
+  /// The per-chunk stages that follow one another run as one kernel
+  /// (kda-fuse-tile-launches).
+  bool fuseChunkKernels = false;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

@@ -168,12 +168,14 @@ FailureOr<ChunkStageKey> kda::getColumnStageKey(Operation *op, Value qk,
   return key;
 }
 
-void kda::launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
-                       Value gridX, Value one, ValueRange args) {
-  tile::LaunchOp::create(host, loc, kernel.getSymName(), gridX, one, one, args);
+tile::LaunchOp kda::launchKernel(OpBuilder &host, Location loc,
+                                 func::FuncOp kernel, Value gridX, Value one,
+                                 ValueRange args) {
+  return tile::LaunchOp::create(host, loc, kernel.getSymName(), gridX, one,
+                                one, args);
 }
 
-void kda::launchOverChunks(
+tile::LaunchOp kda::launchOverChunks(
     StageContext &ctx, Location loc, func::FuncOp kernel, ValueRange args,
     Value rows, Value cuSeqlens, int64_t bt,
     function_ref<Value(OpBuilder &host, Value chunks, Value heads)> gridX) {
@@ -181,7 +183,7 @@ void kda::launchOverChunks(
   Value one = arith::ConstantIndexOp::create(hb, loc, 1);
   Value chunks = countChunks(hb, loc, rows, cuSeqlens, bt);
   Value heads = batchHeads(hb, loc, rows);
-  launchKernel(hb, loc, kernel, gridX(hb, chunks, heads), one, args);
+  return launchKernel(hb, loc, kernel, gridX(hb, chunks, heads), one, args);
 }
 
 /// Decomposes the program id of a kernel launched on
@@ -226,10 +228,13 @@ void kda::lowerChunkStage(StageContext &ctx, Location loc,
   buildBody(chunkKernel);
 
   // Host: NT * B * HV programs along x.
-  launchOverChunks(ctx, loc, kernel, args.buffers(), args.buffers()[2], cuBuf,
-                   bt, [&](OpBuilder &hb, Value chunks, Value heads) -> Value {
-                     return arith::MulIOp::create(hb, loc, chunks, heads);
-                   });
+  tile::LaunchOp launch = launchOverChunks(
+      ctx, loc, kernel, args.buffers(), args.buffers()[2], cuBuf, bt,
+      [&](OpBuilder &hb, Value chunks, Value heads) -> Value {
+        return arith::MulIOp::create(hb, loc, chunks, heads);
+      });
+  launch->setAttr(tile::TileDialect::getPartitionAttrName(),
+                  ctx.host.getStringAttr("chunks" + std::to_string(bt)));
   args.mapResults();
 }
 

@@ -168,13 +168,13 @@ inline OpBuilder kernelBuilder(func::FuncOp kernel) {
 
 /// Launches `kernel` with `args` on `gridX` programs along x (and `one`, the
 /// host's constant 1, along y and z).
-void launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
+tile::LaunchOp launchKernel(OpBuilder &host, Location loc, func::FuncOp kernel,
                   Value gridX, Value one, ValueRange args);
 
 /// Launches `kernel` with `args` on gridX(host, NT, B * HV) programs along
 /// x, where NT = countChunks(rows, cuSeqlens, bt) and B * HV =
 /// batchHeads(rows) for the [B, T, HV, ...] buffer `rows`.
-void launchOverChunks(
+tile::LaunchOp launchOverChunks(
     StageContext &ctx, Location loc, func::FuncOp kernel, ValueRange args,
     Value rows, Value cuSeqlens, int64_t bt,
     function_ref<Value(OpBuilder &host, Value chunks, Value heads)> gridX);
@@ -245,7 +245,9 @@ struct ChunkKernel {
 /// `chunk * (B * HV) + batch * HV + value head` along x (heads fastest, so
 /// that neighbouring programs read the same token rows) and locates each
 /// program's chunk; lets `buildBody` fill it; launches it on NT * B * HV
-/// programs and maps the stage's results to their buffers.
+/// programs and maps the stage's results to their buffers. The launch
+/// declares the partition `chunks<BT>` (tile.partition): each program reads
+/// and writes the intermediates of its own chunk and value head only.
 void lowerChunkStage(StageContext &ctx, Location loc,
                      const KernelArguments &args, Value cuSeqlens,
                      const KernelTuning &tuning, int64_t bt,

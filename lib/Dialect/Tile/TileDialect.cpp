@@ -25,3 +25,23 @@ void TileDialect::initialize() {
 #include "Tile/TileOps.cpp.inc"
       >();
 }
+
+/// The dialect's attributes on other ops: `tile.tuning` (a #tile.tuning)
+/// and `tile.partition` (a string, on tile.launch).
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == getTuningAttrName() &&
+      !isa<TuningAttr>(attr.getValue()))
+    return op->emitError() << "'" << getTuningAttrName()
+                           << "' must be a #tile.tuning attribute, got "
+                           << attr.getValue();
+  if (attr.getName() == getPartitionAttrName()) {
+    if (!isa<LaunchOp>(op))
+      return op->emitError() << "'" << getPartitionAttrName()
+                             << "' is an attribute of tile.launch";
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << getPartitionAttrName()
+                             << "' must be a string, got " << attr.getValue();
+  }
+  return success();
+}

@@ -39,13 +39,3 @@ TuningAttr TuningAttr::lookup(Operation *op) {
 void TuningAttr::attachTo(Operation *op) const {
   op->setAttr(TileDialect::getTuningAttrName(), *this);
 }
-
-LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
-                                                    NamedAttribute attr) {
-  if (attr.getName() == getTuningAttrName() &&
-      !isa<TuningAttr>(attr.getValue()))
-    return op->emitError() << "'" << getTuningAttrName()
-                           << "' must be a #tile.tuning attribute, got "
-                           << attr.getValue();
-  return success();
-}

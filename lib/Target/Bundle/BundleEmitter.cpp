@@ -148,12 +148,13 @@ std::optional<std::string> assemble(StringRef ptx, StringRef chip,
 /// Lowers a copy of `module` with the CPU pipeline, compiles it to a
 /// position-independent x86-64 object and links it into a shared object.
 std::optional<std::string> buildCPUSharedObject(ModuleOp module,
-                                                bool fuseScanOutput) {
+                                                kda::StageFusion fusion) {
   Location loc = module.getLoc();
   OwningOpRef<ModuleOp> cpu = cast<ModuleOp>(module->clone());
   PassManager pm(module.getContext());
   kda::KDAPipelineOptions pipelineOptions;
-  pipelineOptions.fuseScanOutput = fuseScanOutput;
+  pipelineOptions.fuseScanOutput = fusion.scanOutput;
+  pipelineOptions.fuseChunkKernels = fusion.chunkKernels;
   kda::buildKDAToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*cpu))) {
     emitWarning(loc, "the CPU pipeline failed; the bundle has no cpu section");
@@ -247,7 +248,7 @@ void initializeCodeGenerators() {
 /// the same dialects), so that nothing is shared between the two builds;
 /// the build's diagnostics are collected, to be reported on `module` when
 /// the result is taken.
-std::future<CPUBuild> startCPUBuild(ModuleOp module, bool fuseScanOutput) {
+std::future<CPUBuild> startCPUBuild(ModuleOp module, kda::StageFusion fusion) {
   initializeCodeGenerators();
   std::string text;
   {
@@ -259,7 +260,7 @@ std::future<CPUBuild> startCPUBuild(ModuleOp module, bool fuseScanOutput) {
   return std::async(
       std::launch::async,
       [text = std::move(text), registry = std::move(registry),
-       fuseScanOutput]() {
+       fusion]() {
         CPUBuild build;
         MLIRContext context(registry);
         ScopedDiagnosticHandler collect(&context, [&](Diagnostic &diag) {
@@ -273,7 +274,7 @@ std::future<CPUBuild> startCPUBuild(ModuleOp module, bool fuseScanOutput) {
                                    "build; the bundle has no cpu section");
           return build;
         }
-        build.sharedObject = buildCPUSharedObject(*copy, fuseScanOutput);
+        build.sharedObject = buildCPUSharedObject(*copy, fusion);
         return build;
       });
 }
@@ -311,7 +312,8 @@ LogicalResult kda::emitBundle(ModuleOp module,
   // The CPU build runs beside the GPU build and its launch plan.
   std::future<CPUBuild> cpuBuild;
   if (options.cpu)
-    cpuBuild = startCPUBuild(module, options.ptx.fuseScanOutput);
+    cpuBuild = startCPUBuild(
+        module, {options.ptx.fuseScanOutput, options.ptx.fuseChunkKernels});
 
   OwningOpRef<ModuleOp> gpu = cast<ModuleOp>(module->clone());
   FailureOr<std::string> ptx = compileToPTX(*gpu, options.ptx);

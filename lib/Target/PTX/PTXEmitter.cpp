@@ -73,6 +73,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.prefetch = options.prefetch;
   pipelineOptions.addressHoisting = options.addressHoisting;
   pipelineOptions.fuseScanOutput = options.fuseScanOutput;
+  pipelineOptions.fuseChunkKernels = options.fuseChunkKernels;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();

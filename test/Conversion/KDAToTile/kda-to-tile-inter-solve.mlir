@@ -20,6 +20,7 @@
 // CHECK-DAG: %[[NBH:.*]] = arith.muli %[[B]], %{{.*}} : index
 // CHECK: %[[N:.*]] = arith.muli %[[NT]], %[[NBH]] : index
 // CHECK: tile.launch @inter_solve_inter_solve_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[Q]], %[[K]], %[[G]], %[[BETA]], %[[AQK]], %[[AKKD]], %[[AQKO]], %[[M]] :
+// CHECK-SAME: {tile.partition = "chunks64"}
 // CHECK-NEXT: return
 
 // CHECK: func.func @inter_solve_inter_solve_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>, %[[KAO:[^:]*]]: memref<?x?x4x64xbf16>, %[[KM:[^:]*]]: memref<?x?x4x64xbf16>)
@@ -132,6 +133,7 @@ func.func @inter_solve(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
 // CHECK-DAG: %[[FULL:.*]] = arith.divui %{{.*}}, %{{.*}} : index
 // CHECK: %[[NT:.*]] = arith.addi %[[FULL]], %[[NSEQ]] : index
 // CHECK: tile.launch @inter_solve_varlen_inter_solve_0 grid [%{{.*}}, %{{.*}}, %{{.*}}] args({{.*}} : memref<1x?x1x100xf32>, memref<1x?x1x100xf32>, memref<1x?x1x100xf32>, memref<1x?x1xbf16>, memref<1x?x1x32xf32>, memref<1x?x1x16xf32>, memref<1x?x1x32xf32>, memref<1x?x1x32xf32>, memref<?xi64>)
+// CHECK-SAME: {tile.partition = "chunks32"}
 // CHECK: func.func @inter_solve_varlen_inter_solve_0
 // CHECK: %{{.*}}, %[[C:.*]], %[[BOS:.*]], %[[LENGTH:.*]], %[[OK:.*]] = tile.varlen_chunk %{{.*}}, %{{.*}} chunk_size 32 : memref<?xi64>
 // CHECK: %[[END:.*]] = arith.addi %[[BOS]], %[[LENGTH]] : index

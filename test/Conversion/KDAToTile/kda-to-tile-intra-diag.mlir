@@ -20,6 +20,7 @@
 // CHECK-DAG: %[[NBH:.*]] = arith.muli %[[B]], %{{.*}} : index
 // CHECK: %[[N:.*]] = arith.muli %[[NT]], %[[NBH]] : index
 // CHECK: tile.launch @intra_diag_intra_diag_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[Q]], %[[K]], %[[G]], %[[BETA]], %[[AQK]], %[[AKKD]] :
+// CHECK-SAME: {tile.partition = "chunks64"}
 // CHECK-NEXT: return
 
 // CHECK: func.func @intra_diag_intra_diag_0(%[[KQ:[^:]*]]: memref<?x?x2x64xbf16>, %[[KK:[^:]*]]: memref<?x?x2x64xbf16>, %[[KG:[^:]*]]: memref<?x?x4x64xf32>, %[[KB:[^:]*]]: memref<?x?x4xf32>, %[[KA:[^:]*]]: memref<?x?x4x64xbf16>, %[[KD:[^:]*]]: memref<?x?x4x16xf32>)

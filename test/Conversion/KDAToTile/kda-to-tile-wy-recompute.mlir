@@ -16,6 +16,7 @@
 // CHECK-DAG: %[[NBH:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK: %[[N:.*]] = arith.muli %[[NT]], %[[NBH]] : index
 // CHECK: tile.launch @wy_wy_recompute_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[K]], %[[V]], %[[G]], %[[BETA]], %[[M]], %[[W]], %[[U]], %[[KG]] :
+// CHECK-SAME: {tile.partition = "chunks64"}
 // CHECK-NEXT: return
 
 // CHECK: func.func @wy_wy_recompute_0(%[[KK:[^:]*]]: memref<?x?x2x100xbf16>, %[[KV:[^:]*]]: memref<?x?x8x100xbf16>, %[[KGT:[^:]*]]: memref<?x?x8x100xf32>, %[[KB:[^:]*]]: memref<?x?x8xf32>, %[[KM:[^:]*]]: memref<?x?x8x64xbf16>, %[[KW:[^:]*]]: memref<?x?x8x100xbf16>, %[[KU:[^:]*]]: memref<?x?x8x100xbf16>, %[[KKG:[^:]*]]: memref<?x?x8x100xbf16>)

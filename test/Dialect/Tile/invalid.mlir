@@ -71,6 +71,25 @@ func.func @tuning_not_a_tuning() attributes {tile.kernel, tile.tuning = 64 : i64
 
 // -----
 
+func.func @partition_not_a_string(%n: index) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'tile.partition' must be a string, got 64 : i64}}
+  tile.launch @k grid [%n, %c1, %c1] {tile.partition = 64 : i64}
+  return
+}
+func.func @k() attributes {tile.kernel} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.partition' is an attribute of tile.launch}}
+func.func @partition_not_on_a_launch() attributes {tile.kernel, tile.partition = "chunks64"} {
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // program_id / num_programs
 //===----------------------------------------------------------------------===//
