@@ -118,7 +118,14 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
       coordinates of its elements come from its lane and warp ids);
     - `tile.load` / `tile.store` read and write the thread's elements in
       global memory directly, masked by the box (a store writes each
-      element once, from the first thread that holds a copy);
+      element once, from the first thread that holds a copy); since the
+      threads that store an element are not in general those that read it
+      back, a `gpu.barrier` goes between an access and an earlier one to
+      the same buffer (a kernel argument, through its views) when one of
+      them writes, unless a barrier already separates them or their boxes
+      provably do not meet (apart along a dimension whose first indices
+      differ by constants, and across the trips of an `scf.for` for
+      indices that grow with its induction variable);
     - `tile.dot` of bf16 / f16 operands into an f32 accumulator becomes
       `mma.sync.m16n8k16` on the registers: the operands must be in the
       layouts mma.sync reads (`getMmaOperandA16` / `getMmaOperandB16` and

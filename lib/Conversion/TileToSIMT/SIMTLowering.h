@@ -73,6 +73,14 @@ FailureOr<SmallVector<std::array<int64_t, 2>>>
 matchWarpTransposes(DistLayoutAttr src, DistLayoutAttr dst, int64_t numWarps,
                     CoordinateMap dstToSrc);
 
+/// Puts a gpu.barrier between each pair of accesses to one buffer (a
+/// kernel argument, or a view of one) in `kernel` of which one writes and
+/// the other comes later in program order, unless a barrier already
+/// separates them: the threads that write an element are not in general
+/// those that read it later. Loops count the accesses of an earlier trip,
+/// and a region that may be skipped keeps what was pending before it.
+void orderGlobalAccesses(func::FuncOp kernel);
+
 /// Warps of the tile kernel around `op` (the threads of its tile.tuning / 32).
 int64_t getProgramWarps(Operation *op);
 

@@ -282,6 +282,7 @@ struct ConvertTileToSIMTPass
       }
       if (failed(checkRegisterKernel(kernel, numThreads)))
         return signalPassFailure();
+      orderGlobalAccesses(kernel);
 
       ConversionTarget target(*ctx);
       target.markUnknownOpDynamicallyLegal(
