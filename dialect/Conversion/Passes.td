@@ -74,7 +74,13 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "runs it fastest; kernels tuned for registers get "
            "'mapping = registers' in their 'tile.tuning'), 'registers' "
            "(every kernel, for "
-           "kda-assign-tile-layouts) or 'shared-memory'">
+           "kda-assign-tile-layouts) or 'shared-memory'">,
+    Option<"gatePerChunk", "gate-per-chunk", "bool", /*default=*/"false",
+           "Give the gate cumsum one program per chunk and value head that "
+           "walks the K tiles, numbered and partitioned like the other "
+           "per-chunk stages (tile.partition chunks<BT>), so that "
+           "kda-fuse-tile-launches can join it to them; by default one "
+           "program per K tile, chunk and value head">
   ];
 }
 

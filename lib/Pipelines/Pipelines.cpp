@@ -45,6 +45,8 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageFusion fusion,
     pm.addPass(createFuseScanOutputPass());
   ConvertKDAToTilePassOptions toTile;
   toTile.mapping = mapping.str();
+  // A gate partitioned per chunk joins the per-chunk stages after it.
+  toTile.gatePerChunk = fusion.chunkKernels;
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   if (fusion.chunkKernels) {

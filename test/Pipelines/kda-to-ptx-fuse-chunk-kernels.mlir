@@ -1,22 +1,23 @@
 // RUN: kda-opt %s --kda-to-ptx-pipeline="fuse-chunk-kernels" | FileCheck %s
 // RUN: kda-opt %s --kda-to-ptx-pipeline | FileCheck %s --check-prefix=APART
 
-// With fuse-chunk-kernels, the diagonal blocks, the solve and the WY
-// recompute (three launches over one grid of chunk programs) run as one
-// kernel of 128 threads on the shared-memory mapping: one gpu.module and
-// one launch. The gate (a grid over K tiles too) and the state scan (a
-// grid over sequences) keep their own. Without the option, three launches.
+// With fuse-chunk-kernels, the gate cumsum (given one program per chunk),
+// the diagonal blocks, the solve and the WY recompute (four launches over
+// one grid of chunk programs) run as one kernel of 128 threads on the
+// shared-memory mapping: one gpu.module and one launch. The state scan (a
+// grid over sequences) and the output (a grid over V tiles too) keep their
+// own. Without the option, four launches.
 
 // CHECK-LABEL: func.func @forward
-// CHECK: gpu.launch_func @forward_gate_cumsum_0_module::@forward_gate_cumsum_0
-// CHECK-NOT: gpu.launch_func
-// CHECK: gpu.launch_func @forward_intra_diag_1_inter_solve_2_wy_recompute_3_module::@forward_intra_diag_1_inter_solve_2_wy_recompute_3 blocks in ({{.*}}) threads in (%c128{{.*}}, %c1{{.*}}, %c1{{.*}})
+// CHECK: gpu.launch_func @forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3_module::@forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3 blocks in ({{.*}}) threads in (%c128{{.*}}, %c1{{.*}}, %c1{{.*}})
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.launch_func @forward_state_scan_4_module::@forward_state_scan_4
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.launch_func @forward_output_5_module
-// CHECK: gpu.binary @forward_intra_diag_1_inter_solve_2_wy_recompute_3_module {{.*}}.visible .entry forward_intra_diag_1_inter_solve_2_wy_recompute_3(
+// CHECK: gpu.binary @forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3_module {{.*}}.visible .entry forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3(
 
+// APART: gpu.launch_func @forward_gate_cumsum_0_module::@forward_gate_cumsum_0
+// APART-NOT: gpu.launch_func
 // APART: gpu.launch_func @forward_intra_diag_1_module::@forward_intra_diag_1
 // APART-NOT: gpu.launch_func
 // APART: gpu.launch_func @forward_inter_solve_2_module::@forward_inter_solve_2

@@ -87,8 +87,8 @@ static llvm::cl::opt<bool> fuseScanOutputOption(
 static llvm::cl::opt<bool> fuseChunkKernelsOption(
     "fuse-chunk-kernels",
     llvm::cl::desc("Run the forward's per-chunk stages that follow one "
-                   "another (diagonal blocks, solve, WY recompute) as one "
-                   "kernel (kda-fuse-tile-launches)"),
+                   "another (gate cumsum, diagonal blocks, solve, WY "
+                   "recompute) as one kernel (kda-fuse-tile-launches)"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> noCubinOption(

@@ -21,8 +21,8 @@ namespace mlir::kda {
   PassOptions::Option<bool> fuseChunkKernels{                                  \
       *this, "fuse-chunk-kernels",                                             \
       llvm::cl::desc("Run the per-chunk stages that follow one another "      \
-                     "(diagonal blocks, solve, WY recompute) as one kernel "   \
-                     "(kda-fuse-tile-launches)"),                              \
+                     "(gate cumsum, diagonal blocks, solve, WY recompute) "    \
+                     "as one kernel (gate-per-chunk, kda-fuse-tile-launches)"),\
       llvm::cl::init(false)};
 
 /// How the forward's stages are grouped into kernels (the options

@@ -1,9 +1,10 @@
 //===- GateKernel.cpp - kda.gate_cumsum as a tile kernel ------------------===//
 //
-// One program per (K tile, chunk, batch * value head): load the chunk's
-// [BT, BK] gate tile (rows past the sequence end read as 0), apply the
-// in-kernel activation if any, scan along rows, multiply by 1/ln 2, and
-// store the rows that belong to the sequence.
+// One program per (K tile, chunk, batch * value head), or with the pass's
+// gate-per-chunk one per (chunk, batch * value head) walking the K tiles:
+// load the chunk's [BT, BK] gate tile (rows past the sequence end read as
+// 0), apply the in-kernel activation if any, scan along rows, multiply by
+// 1/ln 2, and store the rows that belong to the sequence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,19 +88,31 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
 
   Value cK = arith::ConstantIndexOp::create(b, loc, k);
   Value cHV = headCount(b, loc, g);
-  // One flat grid axis (up to 2^31 - 1 programs, so no limit on B * HV or
-  // T from the 65535 cap of the other axes): program = (bh * NT + t) * NK + k.
   Value cNK = arith::ConstantIndexOp::create(b, loc, (k + bk - 1) / bk);
   Value numChunks = countChunks(b, loc, g, cu, bt);
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
-  Value pidK = arith::RemUIOp::create(b, loc, pid, cNK);
-  Value rest = arith::DivUIOp::create(b, loc, pid, cNK);
-  Value pidT = arith::RemUIOp::create(b, loc, rest, numChunks);
-  Value pidBH = arith::DivUIOp::create(b, loc, rest, numChunks);
+  // One flat grid axis (up to 2^31 - 1 programs, so no limit on B * HV or
+  // T from the 65535 cap of the other axes). Per K tile: program =
+  // (bh * NT + t) * NK + k. Per chunk: program = t * (B * HV) + bh, as the
+  // other per-chunk stages number theirs, and the program walks the K
+  // tiles.
+  Value pidK, pidT, pidBH;
+  if (ctx.gatePerChunk) {
+    Value numBH = batchHeads(b, loc, g);
+    pidT = arith::DivUIOp::create(b, loc, pid, numBH);
+    pidBH = arith::RemUIOp::create(b, loc, pid, numBH);
+  } else {
+    pidK = arith::RemUIOp::create(b, loc, pid, cNK);
+    Value rest = arith::DivUIOp::create(b, loc, pid, cNK);
+    pidT = arith::RemUIOp::create(b, loc, rest, numChunks);
+    pidBH = arith::DivUIOp::create(b, loc, rest, numChunks);
+  }
   Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
   Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
-  Value col0 = arith::MulIOp::create(
-      b, loc, pidK, arith::ConstantIndexOp::create(b, loc, bk));
+  Value col0; // the first column of the program's K tile
+  if (!ctx.gatePerChunk)
+    col0 = arith::MulIOp::create(
+        b, loc, pidK, arith::ConstantIndexOp::create(b, loc, bk));
 
   // Row range [rowStart, rowEnd) of this chunk's sequence along dim 1.
   ChunkRows rows = locateChunk(b, loc, pidT, g, cu, bt);
@@ -107,6 +120,14 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
 
   auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  if (ctx.gatePerChunk) {
+    // for col0 = 0 .. K step BK
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0), cK,
+        arith::ConstantIndexOp::create(b, loc, bk));
+    b.setInsertionPointToStart(loop.getBody());
+    col0 = loop.getInductionVar();
+  }
 
   auto f32 = b.getF32Type();
   auto tileType = RankedTensorType::get({bt, bk}, f32);
@@ -162,16 +183,20 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   tile::StoreOp::create(b, loc, result, out, at, ValueRange{rowEnd, cK},
                         b.getDenseI64ArrayAttr({1, 3}));
 
-  // Host: NK * NT * B * HV programs along x.
-  launchOverChunks(
+  // Host: NK * NT * B * HV programs along x (NT * B * HV per chunk).
+  tile::LaunchOp launch = launchOverChunks(
       ctx, loc, kernel, args.buffers(), args.bufferOf(op.getG()),
       args.bufferOf(op.getCuSeqlens()), bt,
       [&](OpBuilder &h, Value chunks, Value heads) -> Value {
+        if (ctx.gatePerChunk)
+          return arith::MulIOp::create(h, loc, chunks, heads);
         Value kTiles =
             arith::ConstantIndexOp::create(h, loc, (k + bk - 1) / bk);
         return arith::MulIOp::create(
             h, loc, arith::MulIOp::create(h, loc, kTiles, chunks), heads);
       });
+  if (ctx.gatePerChunk)
+    setChunkPartition(launch, bt);
   args.mapResults();
   return success();
 }

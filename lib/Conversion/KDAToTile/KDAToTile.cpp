@@ -175,6 +175,12 @@ tile::LaunchOp kda::launchKernel(OpBuilder &host, Location loc,
                                 one, args);
 }
 
+void kda::setChunkPartition(tile::LaunchOp launch, int64_t bt) {
+  launch->setAttr(
+      tile::TileDialect::getPartitionAttrName(),
+      StringAttr::get(launch.getContext(), "chunks" + std::to_string(bt)));
+}
+
 tile::LaunchOp kda::launchOverChunks(
     StageContext &ctx, Location loc, func::FuncOp kernel, ValueRange args,
     Value rows, Value cuSeqlens, int64_t bt,
@@ -233,8 +239,7 @@ void kda::lowerChunkStage(StageContext &ctx, Location loc,
       [&](OpBuilder &hb, Value chunks, Value heads) -> Value {
         return arith::MulIOp::create(hb, loc, chunks, heads);
       });
-  launch->setAttr(tile::TileDialect::getPartitionAttrName(),
-                  ctx.host.getStringAttr("chunks" + std::to_string(bt)));
+  setChunkPartition(launch, bt);
   args.mapResults();
 }
 
@@ -458,6 +463,7 @@ struct ConvertKDAToTilePass
                            .str(),
                        blockK,
                        forcedMapping,
+                       gatePerChunk,
                        describe,
                        addKey};
       LogicalResult result =

@@ -48,6 +48,9 @@ struct StageContext {
   /// kernel takes the mapping its tuning prefers; selects the kernel tuning
   /// (tuningOf).
   std::optional<TileMapping> mapping;
+  /// The gate cumsum runs one program per chunk and value head, partitioned
+  /// like the other per-chunk stages (the pass's gate-per-chunk).
+  bool gatePerChunk;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their
@@ -91,7 +94,8 @@ inline KernelTuning withKTileWidth(const StageContext &ctx,
 // and its launch to the host:
 //  - kda.l2norm: one kernel over (32-token blocks, B * H);
 //  - kda.beta_activation: one kernel over (64-token blocks, B * HV);
-//  - kda.gate_cumsum: one kernel over (K tiles, chunks, B * HV);
+//  - kda.gate_cumsum: one kernel over (K tiles, chunks, B * HV), or over
+//    (chunks, B * HV) with gate-per-chunk;
 //  - kda.intra_diag: one kernel over (chunks, B * HV), the diagonal 16x16
 //    sub-chunk blocks of Aqk and Akk (their inverses with safe_gate);
 //  - kda.inter_solve: one kernel over (chunks, B * HV), the off-diagonal
@@ -178,6 +182,11 @@ tile::LaunchOp launchOverChunks(
     StageContext &ctx, Location loc, func::FuncOp kernel, ValueRange args,
     Value rows, Value cuSeqlens, int64_t bt,
     function_ref<Value(OpBuilder &host, Value chunks, Value heads)> gridX);
+
+/// Declares on `launch` the partition of the per-chunk stages,
+/// `chunks<bt>` (tile.partition): program t * (B * HV) + bh reads and
+/// writes the intermediates of chunk t and value head bh only.
+void setChunkPartition(tile::LaunchOp launch, int64_t bt);
 
 /// ceil(a / b) for index values.
 Value ceilDiv(OpBuilder &b, Location loc, Value a, int64_t divisor);

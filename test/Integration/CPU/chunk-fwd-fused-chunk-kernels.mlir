@@ -1,5 +1,6 @@
 // The whole forward with the per-chunk stages that follow one another (the
-// diagonal blocks, the solve and the WY recompute) run as one kernel
+// gate cumsum, given one program per chunk, the diagonal blocks, the solve
+// and the WY recompute) run as one kernel
 // (kda-translate --fuse-chunk-kernels: kda-fuse-tile-launches) on the CPU
 // build, against the float64 per-token recurrence at fla's threshold:
 // bf16 with grouped value heads and T not a multiple of the chunk; f16
@@ -8,14 +9,12 @@
 // 256 with safe_gate, varlen and states; K = V = 128 bf16 with gates masked
 // to -1000, also with the output inside the state scan; l2norm, softplus
 // gate and beta sigmoid in the kernel; chunk 32 with safe_gate and a
-// lower-bound gate. The first RUN lines check that the three kernels are
+// lower-bound gate. The first RUN lines check that the four kernels are
 // one.
 
 // RUN: split-file %s %t
 // RUN: kda-opt %t/gva_bf16.mlir --kda-to-linalg-pipeline=fuse-chunk-kernels | FileCheck %s --check-prefix=FUSED
-// FUSED: tile.launch @gva_bf16_gate_cumsum_0
-// FUSED-NOT: tile.launch
-// FUSED: tile.launch @gva_bf16_intra_diag_1_inter_solve_2_wy_recompute_3
+// FUSED: tile.launch @gva_bf16_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3
 // FUSED-NOT: tile.launch
 // FUSED: tile.launch @gva_bf16_state_scan_4
 // FUSED-NOT: tile.launch
