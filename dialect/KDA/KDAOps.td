@@ -163,7 +163,7 @@ def KDA_IntraDiagOp : KDA_Op<"intra_diag", [Pure]> {
 
     `q, k : [B, T, H, K]` share one shape and element type, `G : [B, T, HV, K]`
     is the fp32 gate cumsum in log2 space and `beta : [B, T, HV]` is the
-    activated beta. `chunk_size` (BT) is 32 or 64, `sub_chunk_size` (BC) is 16,
+    activated beta. `chunk_size` (BT) is 16, 32 or 64, `sub_chunk_size` (BC) is 16,
     `scale` must be finite and positive.
 
     Example:
@@ -504,7 +504,7 @@ def KDA_ChunkFwdOp : KDA_Op<"chunk_fwd", [Pure, AttrSizedOperandSegments]> {
 
     Attributes:
     - `scale`: defaults to `K^-0.5` when absent; finite and positive.
-    - `chunk_size` (32 or 64, default 64), `sub_chunk_size` (16).
+    - `chunk_size` (16, 32 or 64, default 64; with 16 a chunk is one sub-chunk), `sub_chunk_size` (16).
     - `gate_mode`, `lower_bound`: as for `kda.gate_cumsum`.
     - `safe_gate`: use the factored diagonal blocks. With an in-kernel gate
       it requires `gate_mode` `lower_bound` with `lower_bound` in [-5, 0);

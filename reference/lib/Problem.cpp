@@ -14,8 +14,8 @@ const char *Problem::checkError() const {
     return "B, H, HV, K, V must be positive and T non-negative";
   if (HV % H != 0)
     return "HV must be a multiple of H";
-  if (chunkSize != 64 && chunkSize != 32)
-    return "chunk size must be 64 or 32";
+  if (chunkSize != 64 && chunkSize != 32 && chunkSize != 16)
+    return "chunk size must be 64, 32 or 16";
   if (isVarlen()) {
     if (B != 1)
       return "cu_seqlens requires B == 1";

@@ -42,7 +42,7 @@ void problemTests(Harness &h) {
 
   int rejected = 0;
   for (auto mutate : {+[](Problem &q) { q.HV = 3; },
-                      +[](Problem &q) { q.chunkSize = 16; },
+                      +[](Problem &q) { q.chunkSize = 48; },
                       +[](Problem &q) { q.B = 2; },
                       +[](Problem &q) { q.cuSeqlens.back() = 299; }}) {
     Problem q = p;

@@ -69,7 +69,7 @@ func.func @wrong_rank(%g: tensor<?x4x64xf32>) -> tensor<?x4x64xf32> {
 
 // An unsupported chunk size.
 func.func @bad_chunk_size(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
-  // CHECK: kda-opt-errors.mlir:[[@LINE+1]]:8: error: 'kda.gate_cumsum' op attribute 'chunk_size' must be 32 or 64, got 48
+  // CHECK: kda-opt-errors.mlir:[[@LINE+1]]:8: error: 'kda.gate_cumsum' op attribute 'chunk_size' must be 16, 32 or 64, got 48
   %G = kda.gate_cumsum %g {chunk_size = 48 : i64} : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
   return %G : tensor<?x?x4x64xf32>
 }

@@ -160,26 +160,29 @@ struct InterSolveKernel : SubChunkKernelBody {
     //===------------------------------------------------------------------===//
     // 1. Off-diagonal blocks, accumulated over K tiles.
     //===------------------------------------------------------------------===//
-    SmallVector<Value> init;
-    for (int64_t p = 0; p < 2 * numPairs; ++p)
-      init.push_back(t.zeros(blockShape));
-    auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
-                                    t.index(bk), init);
-    {
-      OpBuilder::InsertionGuard guard(b());
-      b().setInsertionPointToStart(kLoop.getBody());
-      Value col = kLoop.getInductionVar();
-      Value k0 = loadRows(k, rowStart, qkHead, col);
-      Value g0 = loadRows(G, rowStart, head, col);
-      SmallVector<Value> next =
-          buildSubChunkStep(1, col, {k0}, {g0}, kLoop.getRegionIterArgs());
-      scf::YieldOp::create(b(), loc(), next);
-    }
-    // aqkAcc[p], akkAcc[p] for pair p = pairIndex(I, J).
+    // aqkAcc[p], akkAcc[p] for pair p = pairIndex(I, J). A chunk of one
+    // sub-chunk (BT = 16) has none.
     SmallVector<Value> aqkAcc, akkAcc;
-    for (int64_t p = 0; p < numPairs; ++p) {
-      aqkAcc.push_back(kLoop.getResult(2 * p));
-      akkAcc.push_back(kLoop.getResult(2 * p + 1));
+    if (numPairs > 0) {
+      SmallVector<Value> init;
+      for (int64_t p = 0; p < 2 * numPairs; ++p)
+        init.push_back(t.zeros(blockShape));
+      auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
+                                      t.index(bk), init);
+      {
+        OpBuilder::InsertionGuard guard(b());
+        b().setInsertionPointToStart(kLoop.getBody());
+        Value col = kLoop.getInductionVar();
+        Value k0 = loadRows(k, rowStart, qkHead, col);
+        Value g0 = loadRows(G, rowStart, head, col);
+        SmallVector<Value> next =
+            buildSubChunkStep(1, col, {k0}, {g0}, kLoop.getRegionIterArgs());
+        scf::YieldOp::create(b(), loc(), next);
+      }
+      for (int64_t p = 0; p < numPairs; ++p) {
+        aqkAcc.push_back(kLoop.getResult(2 * p));
+        akkAcc.push_back(kLoop.getResult(2 * p + 1));
+      }
     }
 
     //===------------------------------------------------------------------===//

@@ -96,8 +96,9 @@ LogicalResult kda::verifySeqLens(Operation *op, Value cuSeqlens,
 }
 
 LogicalResult kda::verifyChunkSize(Operation *op, int64_t chunkSize) {
-  if (chunkSize != 32 && chunkSize != 64)
-    return op->emitOpError() << "attribute 'chunk_size' must be 32 or 64, got "
+  if (chunkSize != 16 && chunkSize != 32 && chunkSize != 64)
+    return op->emitOpError()
+           << "attribute 'chunk_size' must be 16, 32 or 64, got "
                              << chunkSize;
   return success();
 }

@@ -71,8 +71,8 @@ bool GateCumsumRunner::setUp(const rt::Manifest &m, std::string &error) {
   if (!bindLastDim(m, "g", "K", K, error) || !checkHeadGroups(H, HV, error))
     return false;
   if (const std::string *c = m.key("chunk")) {
-    if (!parseKeyInt(c, BT) || (BT != 32 && BT != 64)) {
-      error = "the bundle's key chunk=" + *c + " is not 32 or 64";
+    if (!parseKeyInt(c, BT) || (BT != 16 && BT != 32 && BT != 64)) {
+      error = "the bundle's key chunk=" + *c + " is not 16, 32 or 64";
       return false;
     }
   }

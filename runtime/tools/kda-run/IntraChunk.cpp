@@ -45,9 +45,9 @@ bool IntraChunkRunner::bindInputs(const rt::Manifest &m, const char *program,
             "of 'Aqk' nor a key chunk=...)";
     return false;
   }
-  if (BT != 32 && BT != 64) {
-    error =
-        "the bundle's chunk size " + std::to_string(BT) + " is not 32 or 64";
+  if (BT != 16 && BT != 32 && BT != 64) {
+    error = "the bundle's chunk size " + std::to_string(BT) +
+            " is not 16, 32 or 64";
     return false;
   }
   const std::string *scaleKey = m.key("scale");

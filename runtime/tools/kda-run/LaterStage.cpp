@@ -27,8 +27,8 @@ bool LaterStageRunner::bindStage(const rt::Manifest &m, const char *program,
       !bindLastDim(m, vArg, "V", V, error))
     return false;
   const std::string *chunk = m.key("chunk");
-  if (!chunk || !parseKeyInt(chunk, BT) || (BT != 32 && BT != 64)) {
-    error = "the bundle has no key chunk=32 or chunk=64";
+  if (!chunk || !parseKeyInt(chunk, BT) || (BT != 16 && BT != 32 && BT != 64)) {
+    error = "the bundle has no key chunk=16, chunk=32 or chunk=64";
     return false;
   }
   if (!checkCuSeqlens(opt, m, B, T, error))

@@ -138,8 +138,8 @@ bool StateScanRunner::setUp(const rt::Manifest &m, std::string &error) {
   K = kg.dims[3].size;
   V = u.dims[3].size;
   const std::string *chunk = m.key("chunk");
-  if (!parseKeyInt(chunk, BT) || (BT != 32 && BT != 64)) {
-    error = "the bundle has no key chunk=32 or chunk=64";
+  if (!parseKeyInt(chunk, BT) || (BT != 16 && BT != 32 && BT != 64)) {
+    error = "the bundle has no key chunk=16, chunk=32 or chunk=64";
     return false;
   }
   const std::string *layout = m.key("state_layout");

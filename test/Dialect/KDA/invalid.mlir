@@ -178,7 +178,7 @@ func.func @gate_cumsum_result_shape(%g: tensor<?x?x4x64xbf16>) {
 // -----
 
 func.func @gate_cumsum_chunk_size(%g: tensor<?x?x4x64xf32>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 48}}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 48}}
   %G = kda.gate_cumsum %g {chunk_size = 48 : i64} : (tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32>
   return
 }
@@ -336,8 +336,8 @@ func.func @gate_cumsum_dt_bias_rank(%g: tensor<?x?x4x64xf32>, %dt: tensor<4x8x8x
 //===----------------------------------------------------------------------===//
 
 func.func @intra_diag_chunk_size(%q: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>, %beta: tensor<2x?x8xf32>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 16}}
-  %Aqk, %Akkd = kda.intra_diag %q, %q, %G, %beta {chunk_size = 16 : i64, scale = 0.125 : f32}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 8}}
+  %Aqk, %Akkd = kda.intra_diag %q, %q, %G, %beta {chunk_size = 8 : i64, scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x8xf32>)
       -> (tensor<2x?x8x16xbf16>, tensor<2x?x8x16xf32>)
   return
@@ -514,7 +514,7 @@ func.func @inter_solve_sub_chunk_size(%q: tensor<2x?x4x64xbf16>, %G: tensor<2x?x
 
 func.func @inter_solve_chunk_size(%q: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>, %beta: tensor<2x?x8xf32>,
     %Aqk: tensor<2x?x8x128xbf16>, %Akkd: tensor<2x?x8x16xf32>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 128}}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 128}}
   %Aqk2, %M = kda.inter_solve %q, %q, %G, %beta, %Aqk, %Akkd {chunk_size = 128 : i64, scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x8xf32>,
          tensor<2x?x8x128xbf16>, tensor<2x?x8x16xf32>) -> (tensor<2x?x8x128xbf16>, tensor<2x?x8x128xbf16>)
@@ -628,7 +628,7 @@ func.func @inter_solve_m_dtype(%q: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf3
 
 func.func @wy_recompute_chunk_size(%k: tensor<2x?x4x64xbf16>, %v: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>,
     %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 0}}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 0}}
   %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M {chunk_size = 0 : i64}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x8xf32>, tensor<2x?x8x64xbf16>)
       -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xbf16>)
@@ -785,8 +785,8 @@ func.func @wy_recompute_cu_seqlens_rank(%k: tensor<1x?x4x64xbf16>, %v: tensor<1x
 //===----------------------------------------------------------------------===//
 
 func.func @state_scan_output_chunk_size(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>, %q: tensor<2x?x4x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 16}}
-  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {chunk_size = 16 : i64, scale = 0.125 : f32}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 8}}
+  %o = kda.state_scan_output %kg, %kg, %u, %G, %q, %Aqk {chunk_size = 8 : i64, scale = 0.125 : f32}
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xbf16>) -> tensor<2x?x8x128xbf16>
   return
 }
@@ -852,8 +852,8 @@ func.func @state_scan_output_o_dtype(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x
 //===----------------------------------------------------------------------===//
 
 func.func @state_scan_chunk_size(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 16}}
-  %h, %vn = kda.state_scan %kg, %kg, %u, %G {chunk_size = 16 : i64}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 8}}
+  %h, %vn = kda.state_scan %kg, %kg, %u, %G {chunk_size = 8 : i64}
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>)
       -> (tensor<2x?x8x64x128xbf16>, tensor<2x?x8x128xbf16>)
   return
@@ -1055,7 +1055,7 @@ func.func @state_scan_final_state_bf16(%kg: tensor<2x?x8x64xbf16>, %u: tensor<2x
 
 func.func @output_chunk_size(%q: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>, %Aqk: tensor<2x?x8x64xbf16>,
     %h: tensor<2x?x8x64x128xbf16>, %vn: tensor<2x?x8x128xbf16>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 100}}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 100}}
   %o = kda.output %q, %G, %Aqk, %h, %vn {chunk_size = 100 : i64, scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64x128xbf16>,
          tensor<2x?x8x128xbf16>) -> tensor<2x?x8x128xbf16>
@@ -1212,8 +1212,8 @@ func.func @output_o_dtype(%q: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>, %
 //===----------------------------------------------------------------------===//
 
 func.func @chunk_fwd_chunk_size(%q: tensor<2x?x4x64xbf16>, %v: tensor<2x?x4x64xbf16>, %g: tensor<2x?x4x64xf32>, %beta: tensor<2x?x4xf32>) {
-  // expected-error @+1 {{attribute 'chunk_size' must be 32 or 64, got 16}}
-  %o = kda.chunk_fwd %q, %q, %v, %g, %beta {chunk_size = 16 : i64}
+  // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 8}}
+  %o = kda.chunk_fwd %q, %q, %v, %g, %beta {chunk_size = 8 : i64}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x4x64xf32>, tensor<2x?x4xf32>)
       -> tensor<2x?x4x64xbf16>
   return

@@ -64,7 +64,7 @@ struct Problem {
   int64_t K = 0;
   /// Value dimension.
   int64_t V = 0;
-  /// Chunk size BT (64 or 32).
+  /// Chunk size BT (64, 32 or 16).
   int64_t chunkSize = 64;
   /// Optional sequence boundaries [N+1] (then B == 1); empty for fixed length.
   std::vector<int64_t> cuSeqlens;
