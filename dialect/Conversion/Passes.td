@@ -144,7 +144,8 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
       `ldmatrix` (`.trans` where the buffer holds the transpose of what
       the fragment needs); in an `scf.for` whose trips load such tiles at
       addresses that change with the induction variable, each is copied
-      one trip ahead into a buffer of two slots (with `prefetch`): trip i + 1's
+      one trip ahead into a buffer of two slots (in kernels whose
+      `tile.tuning` has `stages = 2`, or all with `prefetch`): trip i + 1's
       copies are issued right after the wait and barrier that publish trip
       i's, one barrier per trip; a 16-bit `tile.convert_layout` of 8 KiB
       or more whose result only dots read and several warps would hold
@@ -195,7 +196,8 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
            "Threads per block when a kernel has no 'tile.tuning' attribute">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"false",
            "Copy a loop's dot operands kept in shared memory one trip ahead, "
-           "into buffers of two slots">
+           "into buffers of two slots, in every kernel (else only in "
+           "kernels whose tile.tuning has stages = 2)">
   ];
 }
 

@@ -70,6 +70,11 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
     - `mapping`: where the tuning asks for the kernel's tiles:
       `shared_memory` (the default) or `registers` (kda-assign-tile-layouts
       with only-requested gives layouts to such kernels only).
+    - `stages`: the pipelining depth of the loads that a register kernel
+      keeps in shared memory for its dots, in [1, 2]: 1 (the default) copies
+      each trip's operands in that trip; 2 copies them one loop trip ahead
+      into buffers of two slots (convert-tile-to-simt, whose `prefetch`
+      option gives every kernel 2).
 
     The parameters may be written in any order; those at their default
     value may be left out, and are not printed:
@@ -102,7 +107,9 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
         "whether loads may move out of scf.if branches">:$speculate_loads,
     Tile_FlagParameter<
         "whether global addresses split into base and offset">:$hoist_addresses,
-    Tile_KernelMappingParameter:$mapping
+    Tile_KernelMappingParameter:$mapping,
+    DefaultValuedParameter<"int64_t", "1",
+        "pipelining depth of shared-memory dot operands">:$stages
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -111,7 +118,8 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
       return $_get($_ctxt, threads, /*max_registers=*/0,
                    /*max_live_bytes=*/0, /*block_k=*/0,
                    /*speculate_loads=*/false, /*hoist_addresses=*/false,
-                   ::mlir::kda::tile::KernelMapping::shared_memory);
+                   ::mlir::kda::tile::KernelMapping::shared_memory,
+                   /*stages=*/1);
     }]>
   ];
   let extraClassDeclaration = [{
@@ -119,6 +127,8 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
     static constexpr int64_t kMaxThreads = 1024;
     /// Most registers per thread that PTX .maxnreg may give.
     static constexpr int64_t kMaxRegisters = 255;
+    /// Deepest load pipelining convert-tile-to-simt implements.
+    static constexpr int64_t kMaxStages = 2;
 
     /// Whether the tuning asks for the kernel's tiles in registers.
     bool requestsRegisters() const {

@@ -96,6 +96,9 @@ struct KernelTuning {
   /// The mapping this tuning is for; a kernel tuned for registers asks for
   /// them (mapping = registers).
   TileMapping mapping = TileMapping::sharedMemory;
+  /// Pipelining depth of the dot operands a register kernel keeps in shared
+  /// memory: 1, or 2 to copy them one loop trip ahead (stages).
+  int64_t stages = 1;
 };
 
 /// The #tile.tuning attribute that records `tuning` on a kernel.

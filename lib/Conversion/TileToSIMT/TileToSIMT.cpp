@@ -292,7 +292,9 @@ struct ConvertTileToSIMTPass
                    SplatOnRegisters, IotaOnRegisters, TriMaskOnRegisters>(
           converter, ctx);
       SharedOperandMap sharedOperands;
-      if (prefetch)
+      // The pass's prefetch, or the kernel tuning's two stages.
+      auto tuning = tile::TuningAttr::lookup(kernel);
+      if (prefetch || tuning.getStages() >= 2)
         prefetchKeptLoads(kernel, sharedOperands);
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);

@@ -15,7 +15,7 @@ LogicalResult TuningAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t threads, int64_t maxRegisters,
                                  int64_t maxLiveBytes, int64_t blockK,
                                  bool speculateLoads, bool hoistAddresses,
-                                 KernelMapping mapping) {
+                                 KernelMapping mapping, int64_t stages) {
   if (threads < 1 || threads > kMaxThreads)
     return emitError() << "threads must be in [1, " << kMaxThreads
                        << "], got " << threads;
@@ -29,6 +29,9 @@ LogicalResult TuningAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (blockK < 0)
     return emitError() << "block_k must be at least 0 (0 for no K tiles), got "
                        << blockK;
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "stages must be in [1, " << kMaxStages << "], got "
+                       << stages;
   return success();
 }
 

@@ -122,7 +122,10 @@ static KernelTuning outputTuning(bool registerDots) {
 /// the program would otherwise need more shared memory than a block may
 /// have (K = 256 only fits with a limit); at the shape above (whole
 /// forward, bf16) 32 KiB ran 4.20 ms, 16 KiB 4.32 and no limit 4.37 (130
-/// KiB of shared memory, one block per SM).
+/// KiB of shared memory, one block per SM). One stage (no prefetch) on
+/// registers: copying w and kg one chunk ahead (stages = 2) ran the
+/// default forward slower at B=1 T=8192 H=96 (docs/performance.md), and
+/// faster only where a few programs run per SM.
 static KernelTuning stateScanTuning(bool fused) {
   return {/*numThreads=*/128, /*maxRegisters=*/0,
           /*maxLiveBytes=*/fused ? 32 * 1024 : 0};
@@ -215,5 +218,6 @@ tile::TuningAttr mlir::kda::toTuningAttr(MLIRContext *ctx,
       tuning.blockK, tuning.speculateLoads, tuning.hoistAddresses,
       tuning.mapping == TileMapping::registers
           ? tile::KernelMapping::registers
-          : tile::KernelMapping::shared_memory);
+          : tile::KernelMapping::shared_memory,
+      tuning.stages);
 }

@@ -105,8 +105,9 @@ bool mayFollow(tile::LaunchOp last, tile::LaunchOp next) {
 /// register cap if one of them has none, else the highest; the smallest
 /// live-tile bound that any sets; speculation and address hoisting only
 /// if all of them ask for it; and the shared-memory mapping, which lowers
-/// any tile code for any thread count. `block_k` is left out: the bodies
-/// may use different widths.
+/// any tile code for any thread count (and has no load pipelining to
+/// deepen: one stage). `block_k` is left out: the bodies may use different
+/// widths.
 tile::TuningAttr fuseTunings(MLIRContext *ctx,
                              ArrayRef<tile::TuningAttr> tunings) {
   int64_t threads = 0, maxRegisters = 0, maxLiveBytes = 0;
@@ -124,7 +125,8 @@ tile::TuningAttr fuseTunings(MLIRContext *ctx,
   }
   return tile::TuningAttr::get(ctx, threads, capped ? maxRegisters : 0,
                                maxLiveBytes, /*block_k=*/0, speculate, hoist,
-                               tile::KernelMapping::shared_memory);
+                               tile::KernelMapping::shared_memory,
+                               /*stages=*/1);
 }
 
 /// The name of the fused kernel: the first kernel's name, then each later

@@ -1,5 +1,7 @@
 // RUN: kda-opt %s --kda-assign-tile-layouts "--convert-tile-to-simt=prefetch=true" --canonicalize --cse | FileCheck %s
 // RUN: kda-opt %s --kda-assign-tile-layouts --convert-tile-to-simt --canonicalize --cse | FileCheck %s --check-prefix=AT-LOAD
+// Kernels whose tuning asks for two stages are pipelined without the option.
+// RUN: sed 's/#tile.tuning<threads = 128>/#tile.tuning<threads = 128, stages = 2>/' %s | kda-opt --kda-assign-tile-layouts --convert-tile-to-simt --canonicalize --cse | FileCheck %s
 
 // The state scan's recurrence with w and kg read at rows 64 i of trip i
 // (the rows past %rows padded): both stay in shared memory for the dots,

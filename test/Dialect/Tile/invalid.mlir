@@ -41,6 +41,20 @@ func.func @tuning_negative_block_k() attributes {tile.kernel, tile.tuning = #til
 
 // -----
 
+// expected-error @+1 {{stages must be in [1, 2], got 3}}
+func.func @tuning_three_stages() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, stages = 3>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{stages must be in [1, 2], got 0}}
+func.func @tuning_no_stage() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, stages = 0>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{struct is missing required parameter: threads}}
 func.func @tuning_missing_threads() attributes {tile.kernel, tile.tuning = #tile.tuning<max_registers = 128>} {
   return
