@@ -75,12 +75,15 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "'mapping = registers' in their 'tile.tuning'), 'registers' "
            "(every kernel, for "
            "kda-assign-tile-layouts) or 'shared-memory'">,
-    Option<"gatePerChunk", "gate-per-chunk", "bool", /*default=*/"false",
-           "Give the gate cumsum one program per chunk and value head that "
-           "walks the K tiles, numbered and partitioned like the other "
-           "per-chunk stages (tile.partition chunks<BT>), so that "
-           "kda-fuse-tile-launches can join it to them; by default one "
-           "program per K tile, chunk and value head">
+    Option<"fusableChunkStages", "fusable-chunk-stages", "bool",
+           /*default=*/"false",
+           "Build the per-chunk stages for one fused kernel: the gate cumsum "
+           "with one program per chunk and value head that walks the K "
+           "tiles, numbered and partitioned like the other per-chunk stages "
+           "(tile.partition chunks<BT>; by default one program per K tile, "
+           "chunk and value head), and the gate, intra_diag, inter_solve "
+           "and wy_recompute with their shared-memory tuning (the mapping "
+           "kda-fuse-tile-launches gives the fused kernel)">
   ];
 }
 

@@ -46,7 +46,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageFusion fusion,
   ConvertKDAToTilePassOptions toTile;
   toTile.mapping = mapping.str();
   // A gate partitioned per chunk joins the per-chunk stages after it.
-  toTile.gatePerChunk = fusion.chunkKernels;
+  toTile.fusableChunkStages = fusion.chunkKernels;
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   if (fusion.chunkKernels) {

@@ -22,7 +22,8 @@ namespace mlir::kda {
       *this, "fuse-chunk-kernels",                                             \
       llvm::cl::desc("Run the per-chunk stages that follow one another "      \
                      "(gate cumsum, diagonal blocks, solve, WY recompute) "    \
-                     "as one kernel (gate-per-chunk, kda-fuse-tile-launches)"),\
+                     "as one kernel (convert-kda-to-tile "                     \
+                     "fusable-chunk-stages, kda-fuse-tile-launches)"),         \
       llvm::cl::init(false)};
 
 /// How the forward's stages are grouped into kernels (the options

@@ -1,7 +1,7 @@
 //===- GateKernel.cpp - kda.gate_cumsum as a tile kernel ------------------===//
 //
 // One program per (K tile, chunk, batch * value head), or with the pass's
-// gate-per-chunk one per (chunk, batch * value head) walking the K tiles:
+// fusable-chunk-stages one per (chunk, batch * value head) walking the K tiles:
 // load the chunk's [BT, BK] gate tile (rows past the sequence end read as
 // 0), apply the in-kernel activation if any, scan along rows, multiply by
 // 1/ln 2, and store the rows that belong to the sequence.
@@ -97,7 +97,7 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   // other per-chunk stages number theirs, and the program walks the K
   // tiles.
   Value pidK, pidT, pidBH;
-  if (ctx.gatePerChunk) {
+  if (ctx.fusableChunkStages) {
     Value numBH = batchHeads(b, loc, g);
     pidT = arith::DivUIOp::create(b, loc, pid, numBH);
     pidBH = arith::RemUIOp::create(b, loc, pid, numBH);
@@ -110,7 +110,7 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
   Value batch = arith::DivUIOp::create(b, loc, pidBH, cHV);
   Value head = arith::RemUIOp::create(b, loc, pidBH, cHV);
   Value col0; // the first column of the program's K tile
-  if (!ctx.gatePerChunk)
+  if (!ctx.fusableChunkStages)
     col0 = arith::MulIOp::create(
         b, loc, pidK, arith::ConstantIndexOp::create(b, loc, bk));
 
@@ -120,7 +120,7 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
 
   auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  if (ctx.gatePerChunk) {
+  if (ctx.fusableChunkStages) {
     // for col0 = 0 .. K step BK
     auto loop = scf::ForOp::create(
         b, loc, arith::ConstantIndexOp::create(b, loc, 0), cK,
@@ -188,14 +188,14 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
       ctx, loc, kernel, args.buffers(), args.bufferOf(op.getG()),
       args.bufferOf(op.getCuSeqlens()), bt,
       [&](OpBuilder &h, Value chunks, Value heads) -> Value {
-        if (ctx.gatePerChunk)
+        if (ctx.fusableChunkStages)
           return arith::MulIOp::create(h, loc, chunks, heads);
         Value kTiles =
             arith::ConstantIndexOp::create(h, loc, (k + bk - 1) / bk);
         return arith::MulIOp::create(
             h, loc, arith::MulIOp::create(h, loc, kTiles, chunks), heads);
       });
-  if (ctx.gatePerChunk)
+  if (ctx.fusableChunkStages)
     setChunkPartition(launch, bt);
   args.mapResults();
   return success();

@@ -175,6 +175,22 @@ tile::LaunchOp kda::launchKernel(OpBuilder &host, Location loc,
                                 one, args);
 }
 
+bool kda::isChunkStageKernel(TunedKernel kernel) {
+  switch (kernel) {
+  case TunedKernel::gate:
+  case TunedKernel::gatePrecomputed:
+  case TunedKernel::intraDiagExact:
+  case TunedKernel::intraDiagSafe:
+  case TunedKernel::interSolve:
+  case TunedKernel::interSolveSafe:
+  case TunedKernel::interSolveIEEEMerge:
+  case TunedKernel::wyRecompute:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void kda::setChunkPartition(tile::LaunchOp launch, int64_t bt) {
   launch->setAttr(
       tile::TileDialect::getPartitionAttrName(),
@@ -463,7 +479,7 @@ struct ConvertKDAToTilePass
                            .str(),
                        blockK,
                        forcedMapping,
-                       gatePerChunk,
+                       fusableChunkStages,
                        describe,
                        addKey};
       LogicalResult result =

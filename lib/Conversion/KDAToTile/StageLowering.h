@@ -48,9 +48,11 @@ struct StageContext {
   /// kernel takes the mapping its tuning prefers; selects the kernel tuning
   /// (tuningOf).
   std::optional<TileMapping> mapping;
-  /// The gate cumsum runs one program per chunk and value head, partitioned
-  /// like the other per-chunk stages (the pass's gate-per-chunk).
-  bool gatePerChunk;
+  /// The per-chunk stages are built for one fused kernel (the pass's
+  /// fusable-chunk-stages): the gate cumsum runs one program per chunk and
+  /// value head, partitioned like the other per-chunk stages, and they all
+  /// take their shared-memory tuning (tuningOf).
+  bool fusableChunkStages;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their
@@ -67,11 +69,18 @@ inline int64_t columnTile(int64_t dim, int64_t max) {
   return std::min<int64_t>(max, llvm::PowerOf2Ceil(static_cast<uint64_t>(dim)));
 }
 
+/// True for the kernels of the per-chunk stages (the gate cumsum,
+/// intra_diag, inter_solve, wy_recompute).
+bool isChunkStageKernel(TunedKernel kernel);
+
 /// The tuning of `kernel`, whose buffers have the shape traits `shape`, for
-/// the mapping its tiles will get: the pass's or, by default, the one the
-/// target's tuning prefers for it.
+/// the mapping its tiles will get: the pass's; shared memory for a
+/// per-chunk stage built for a fused kernel (fusableChunkStages); else the
+/// one the target's tuning prefers for it.
 inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
                              const KernelShape &shape = {}) {
+  if (!ctx.mapping && ctx.fusableChunkStages && isChunkStageKernel(kernel))
+    return getKernelTuning(kernel, TileMapping::sharedMemory);
   return getKernelTuning(
       kernel, ctx.mapping.value_or(getPreferredMapping(kernel, shape)));
 }
@@ -95,7 +104,7 @@ inline KernelTuning withKTileWidth(const StageContext &ctx,
 //  - kda.l2norm: one kernel over (32-token blocks, B * H);
 //  - kda.beta_activation: one kernel over (64-token blocks, B * HV);
 //  - kda.gate_cumsum: one kernel over (K tiles, chunks, B * HV), or over
-//    (chunks, B * HV) with gate-per-chunk;
+//    (chunks, B * HV) with fusable-chunk-stages;
 //  - kda.intra_diag: one kernel over (chunks, B * HV), the diagonal 16x16
 //    sub-chunk blocks of Aqk and Akk (their inverses with safe_gate);
 //  - kda.inter_solve: one kernel over (chunks, B * HV), the off-diagonal

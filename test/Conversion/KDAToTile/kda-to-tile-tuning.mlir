@@ -3,6 +3,7 @@
 // RUN: kda-opt %s --convert-kda-to-tile=mapping=registers | FileCheck %s --check-prefix=REGS
 // RUN: kda-opt %s --convert-kda-to-tile="mapping=registers block-k=64" | FileCheck %s --check-prefix=BLOCKK
 // RUN: not kda-opt %s --convert-kda-to-tile=mapping=simt 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: kda-opt %s --convert-kda-to-tile=fusable-chunk-stages | FileCheck %s --check-prefix=FUSABLE
 
 // Each kernel's launch shape comes from the target's kernel tuning, for the
 // mapping its tiles will get, and is recorded as its tile.tuning. By default
@@ -48,6 +49,13 @@
 // BLOCKK-LABEL: func.func @exact_inter_solve_0
 // BLOCKK-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 168, block_k = 64, speculate_loads = true, hoist_addresses = true, mapping = registers>}
 // BLOCKK: tile.load %arg0{{.*}} -> tensor<16x64xbf16>
+
+// Built for one fused kernel (fusable-chunk-stages), the per-chunk stages
+// take their shared-memory tuning, the mapping of the fused kernel.
+// FUSABLE-LABEL: func.func @exact_inter_solve_0
+// FUSABLE-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>}
+// FUSABLE-LABEL: func.func @gate_gate_cumsum_0
+// FUSABLE-SAME: tile.tuning = #tile.tuning<threads = 128, block_k = 64>} {
 
 // BAD: error: mapping must be 'tuned', 'registers' or 'shared-memory', got 'simt'
 

@@ -1,6 +1,6 @@
-// RUN: kda-opt %s --convert-kda-to-tile="gate-per-chunk block-k=32" | FileCheck %s
+// RUN: kda-opt %s --convert-kda-to-tile="fusable-chunk-stages block-k=32" | FileCheck %s
 
-// With gate-per-chunk, the gate cumsum launches one program per chunk and
+// With fusable-chunk-stages, the gate cumsum launches one program per chunk and
 // (batch, value head), numbered chunk * (B * HV) + bh like the other
 // per-chunk stages and declaring their partition; each program walks the
 // K tiles (two of 32 columns here) in an scf.for.
