@@ -45,7 +45,8 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageFusion fusion,
     pm.addPass(createFuseScanOutputPass());
   ConvertKDAToTilePassOptions toTile;
   toTile.mapping = mapping.str();
-  // A gate partitioned per chunk joins the per-chunk stages after it.
+  // The per-chunk stages built for one fused kernel (the gate partitioned
+  // per chunk, every stage with the fused kernel's shared-memory tuning).
   toTile.fusableChunkStages = fusion.chunkKernels;
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());

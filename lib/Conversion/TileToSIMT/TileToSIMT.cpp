@@ -16,6 +16,7 @@
 
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -241,15 +242,6 @@ LogicalResult checkRegisterKernel(func::FuncOp kernel, int64_t numThreads) {
   return failure(result.wasInterrupted());
 }
 
-bool hasRegisterTiles(func::FuncOp kernel) {
-  WalkResult result = kernel.walk([](Operation *op) {
-    return llvm::any_of(op->getResultTypes(), isRegisterTile)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
 struct ConvertTileToSIMTPass
     : public kda::impl::ConvertTileToSIMTPassBase<ConvertTileToSIMTPass> {
   using Base::Base;
@@ -265,7 +257,7 @@ struct ConvertTileToSIMTPass
 
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (!kernel->hasAttr(tile::TileDialect::getKernelAttrName()) ||
-          !hasRegisterTiles(kernel))
+          !tile::hasLaidOutTiles(kernel))
         continue;
       int64_t numThreads = numThreadsDefault;
       if (auto tuning = tile::TuningAttr::lookup(kernel)) {

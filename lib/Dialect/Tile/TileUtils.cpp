@@ -167,3 +167,17 @@ SmallVector<int64_t> kda::tile::getTransPermutation(TransOp op) {
     perm.push_back(i);
   return perm;
 }
+
+bool kda::tile::hasLaidOutTiles(Operation *kernel) {
+  auto laidOut = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && isa_and_nonnull<kda::tile::DistLayoutAttr>(tensor.getEncoding());
+  };
+  return kernel
+      ->walk([&](Operation *op) {
+        return llvm::any_of(op->getResultTypes(), laidOut)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}

@@ -654,24 +654,13 @@ void LayoutAssignment::materialize() {
   }
 }
 
-bool hasLayouts(func::FuncOp kernel) {
-  WalkResult result = kernel.walk([](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        if (isa_and_nonnull<DistLayoutAttr>(tensor.getEncoding()))
-          return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
 struct AssignTileLayoutsPass
     : public kda::impl::AssignTileLayoutsPassBase<AssignTileLayoutsPass> {
   using Base::Base;
   void runOnOperation() override {
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (!kernel->hasAttr(tile::TileDialect::getKernelAttrName()) ||
-          hasLayouts(kernel))
+          tile::hasLaidOutTiles(kernel))
         continue;
       auto tuning = tile::TuningAttr::lookup(kernel);
       int64_t numThreads = tuning ? tuning.getThreads() : numThreadsDefault;

@@ -12,6 +12,7 @@
 
 #include "kda/Transforms/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -49,34 +50,14 @@ bool touchesNoMemory(Operation *op) {
   });
 }
 
-/// True if a tile of `kernel` carries a layout (a tensor encoding such as
-/// #tile.dist): such tiles were laid out for the kernel's own thread
-/// count, which a fused kernel may not keep.
-bool hasLaidOutTiles(func::FuncOp kernel) {
-  auto laidOut = [](Type type) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    return tensor && tensor.getEncoding();
-  };
-  return kernel
-      .walk([&](Operation *op) {
-        if (llvm::any_of(op->getResultTypes(), laidOut))
-          return WalkResult::interrupt();
-        for (Region &region : op->getRegions())
-          for (Block &block : region)
-            if (llvm::any_of(block.getArgumentTypes(), laidOut))
-              return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 /// The kernel `launch` runs, when it can take part in a fusion: a tile
 /// kernel of one block whose return has no operands and whose tiles have
 /// no layouts; else null.
 func::FuncOp fusableKernel(tile::LaunchOp launch, SymbolTable &symbols) {
   auto kernel = symbols.lookup<func::FuncOp>(launch.getKernel());
   if (!kernel || !kernel->hasAttr(tile::TileDialect::getKernelAttrName()) ||
-      !llvm::hasSingleElement(kernel.getBody()) || hasLaidOutTiles(kernel))
+      !llvm::hasSingleElement(kernel.getBody()) ||
+      tile::hasLaidOutTiles(kernel))
     return {};
   auto ret = dyn_cast<func::ReturnOp>(kernel.getBody().front().back());
   if (!ret || ret.getNumOperands() != 0)

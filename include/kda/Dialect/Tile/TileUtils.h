@@ -60,6 +60,10 @@ SmallVector<int64_t> getTransPermutation(TransOp op);
 /// first dimension and then the last (warps left over hold copies).
 DistLayoutAttr getCoalescedLayout(RankedTensorType type, int64_t numWarps);
 
+/// True if an op in `kernel` makes a tile with a #tile.dist layout (a tile
+/// held in registers).
+bool hasLaidOutTiles(Operation *kernel);
+
 } // namespace mlir::kda::tile
 
 #endif // KDA_DIALECT_TILE_TILEUTILS_H
