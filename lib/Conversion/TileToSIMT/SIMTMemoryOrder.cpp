@@ -16,7 +16,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -34,8 +33,9 @@ struct Access {
   bool write = false;
   /// The op that accesses it.
   Operation *op = nullptr;
-  /// When the access is that of an earlier trip of a loop: the loop.
-  scf::ForOp earlierTripOf;
+  /// When the access is that of an earlier trip of a loop: the loop (any
+  /// loop: scf.for, scf.while, ...).
+  Operation *earlierTripOf = nullptr;
 };
 
 /// The value `view` is a view of, through view-like ops (subviews, casts).
@@ -129,19 +129,22 @@ AccessBox boxOf(Operation *op) {
 
 /// True if `earlier` and `later` provably touch no common element: along
 /// some dimension their first indices are one value plus constants whose
-/// ranges do not meet. An access of an earlier trip of a loop with a
-/// positive constant step, indexed by the loop's induction variable along
-/// that dimension, lies at least one step below the same index of the
-/// current trip.
+/// ranges do not meet. An access of an earlier trip of a loop with one
+/// induction variable and a positive constant step, indexed by that
+/// variable along that dimension, lies at least one step below the same
+/// index of the current trip; values the loop defines otherwise (its
+/// carried values, a while loop's arguments) prove nothing across trips.
 bool provablyDisjoint(const Access &earlier, Operation *later) {
   AccessBox a = boxOf(earlier.op), b = boxOf(later);
   if (a.first.empty() || a.first.size() != b.first.size())
     return false;
+  auto loop = dyn_cast_or_null<LoopLikeOpInterface>(earlier.earlierTripOf);
   std::optional<int64_t> step;
   Value inductionVar;
-  if (scf::ForOp loop = earlier.earlierTripOf) {
-    step = getConstantIntValue(loop.getStep());
-    inductionVar = loop.getInductionVar();
+  if (loop) {
+    if (std::optional<OpFoldResult> s = loop.getSingleStep())
+      step = getConstantIntValue(*s);
+    inductionVar = loop.getSingleInductionVar().value_or(Value());
   }
   for (size_t d = 0; d < a.first.size(); ++d) {
     LinearIndex ia = linearize(a.first[d]), ib = linearize(b.first[d]);
@@ -152,7 +155,7 @@ bool provablyDisjoint(const Access &earlier, Operation *later) {
     };
     // Across trips, a value defined in the loop other than its induction
     // variable may differ from trip to trip: nothing is known then.
-    if (scf::ForOp loop = earlier.earlierTripOf) {
+    if (loop) {
       auto variant = [&](const LinearIndex &x) {
         return llvm::any_of(x.terms, [&](auto term) {
           return term.first != inductionVar &&
@@ -232,10 +235,9 @@ struct PendingAccesses {
 /// earlier trip of it.
 SmallVector<Access> earlierTripAccesses(Operation *loop) {
   SmallVector<Access> all;
-  auto forOp = dyn_cast<scf::ForOp>(loop);
   loop->walk([&](Operation *inner) {
     for (Access access : accessesOf(inner)) {
-      access.earlierTripOf = forOp;
+      access.earlierTripOf = loop;
       all.push_back(access);
     }
   });

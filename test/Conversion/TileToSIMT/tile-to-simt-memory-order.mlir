@@ -123,3 +123,40 @@ func.func @across_trips(%a: memref<?x16xf32>, %n: index) attributes {tile.kernel
   }
   return
 }
+
+// -----
+
+#acc = #tile.dist<warps = [1, 2], batch = [1, 1], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+
+// A while loop whose rows move by 8 per trip: within a trip the load of
+// rows r .. r + 16 and the store of rows r + 16 .. r + 32 are apart, but
+// the store of one trip meets the load of the next (rows r + 8 .. r + 24 of
+// the earlier trip), and the row is a value the loop carries, which says
+// nothing across trips: a barrier before each trip's load, none between
+// the load and the store.
+// CHECK-LABEL: func.func @while_trips
+// CHECK: scf.while
+// CHECK: do
+// CHECK: gpu.barrier
+// CHECK: memref.load %arg0
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store {{.*}}, %arg0
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+func.func @while_trips(%a: memref<?x16xf32>, %b: memref<16x16xf32>, %n: index) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %end = scf.while (%row = %c0) : (index) -> index {
+    %more = arith.cmpi slt, %row, %n : index
+    scf.condition(%more) %row : index
+  } do {
+  ^bb0(%r: index):
+    %x = tile.load %a[%r, %c0] dims [0, 1] : memref<?x16xf32> -> tensor<16x16xf32, #acc>
+    %r16 = arith.addi %r, %c16 : index
+    tile.store %x, %a[%r16, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<?x16xf32>
+    %next = arith.addi %r, %c8 : index
+    scf.yield %next : index
+  }
+  return
+}
