@@ -397,6 +397,36 @@ def GPUFPContractPass : Pass<"gpu-fp-contract", "::mlir::gpu::GPUModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def GPUExternDynamicSharedMemoryPass
+    : Pass<"gpu-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare the dynamic shared memory of GPU kernels as PTX does: an extern array";
+  let description = [{
+    Runs on the LLVM dialect of a `gpu.module`, after the GPU-to-NVVM
+    conversion. Upstream's lowering of `gpu.dynamic_shared_memory` defines
+    an internal zero-length array in address space 3
+    (`llvm.mlir.global internal @__dynamic_shmem__0 ... : !llvm.array<0 x i8>`);
+    LLVM's NVPTX back end prints such a definition used by one kernel as a
+    one-byte static shared variable of that kernel
+    (`.shared .align 16 .b8 __dynamic_shmem__0;`), and the kernel then
+    addresses its whole dynamic shared memory past the end of that byte:
+    out of bounds by the PTX rules (ptxas says "Potential out of bound
+    access" where it can see the offsets), and one byte of static shared
+    memory more per block. This pass makes each such array an external
+    declaration, which the back end prints as CUDA C++ declares dynamic
+    shared memory: `.extern .shared .align 16 .b8 __dynamic_shmem__0[];`,
+    whose size is the launch's dynamic shared memory size.
+
+    Example:
+
+    ```mlir
+    llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    // becomes
+    llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def SerializeGPUModulesPass
     : Pass<"kda-serialize-gpu-modules", "::mlir::ModuleOp"> {
   let summary = "Compile every gpu.module to a gpu.binary, the modules side by side";

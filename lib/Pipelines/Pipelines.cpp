@@ -117,6 +117,7 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
   gpuPm.addPass(createGPUFPContractPass());
   gpuPm.addPass(createConvertNVGPUToNVVMPass());
   gpuPm.addPass(createConvertGpuOpsToNVVMOps());
+  gpuPm.addPass(createGPUExternDynamicSharedMemoryPass());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());

@@ -14,7 +14,10 @@
 // CHECK: gpu.launch_func @forward_state_scan_4_module::@forward_state_scan_4
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.launch_func @forward_output_5_module
-// CHECK: gpu.binary @forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3_module {{.*}}.visible .entry forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3(
+// Its shared memory is dynamic, declared as an extern array (not a one-byte
+// variable addressed past its end; gpu-extern-dynamic-shared-memory).
+// CHECK: gpu.binary @forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3_module {{.*}}.extern .shared .align 16 .b8 __dynamic_shmem__0[];{{.*}}.visible .entry forward_gate_cumsum_0_intra_diag_1_inter_solve_2_wy_recompute_3(
+// CHECK-NOT: .b8 __dynamic_shmem__0;
 
 // APART: gpu.launch_func @forward_gate_cumsum_0_module::@forward_gate_cumsum_0
 // APART-NOT: gpu.launch_func
