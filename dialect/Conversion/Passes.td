@@ -83,7 +83,14 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "(tile.partition chunks<BT>; by default one program per K tile, "
            "chunk and value head), and the gate, intra_diag, inter_solve "
            "and wy_recompute with their shared-memory tuning (the mapping "
-           "kda-fuse-tile-launches gives the fused kernel)">
+           "kda-fuse-tile-launches gives the fused kernel)">,
+    Option<"exactDiagonalQuarters", "exact-diagonal-quarters", "bool",
+           /*default=*/"false",
+           "intra_diag's exact path in [8, 8] quarters: the diagonal ones "
+           "with an exponential per row pair and column, the bottom-left "
+           "one through the gate of row 8 of the sub-chunk (exponentials "
+           "per row: 144 per column instead of 256), the top-right one "
+           "zeros">
   ];
 }
 

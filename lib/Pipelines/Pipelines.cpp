@@ -48,6 +48,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageFusion fusion,
   // The per-chunk stages built for one fused kernel (the gate partitioned
   // per chunk, every stage with the fused kernel's shared-memory tuning).
   toTile.fusableChunkStages = fusion.chunkKernels;
+  toTile.exactDiagonalQuarters = fusion.exactDiagonalQuarters;
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   if (fusion.chunkKernels) {

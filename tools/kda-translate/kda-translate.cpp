@@ -3,6 +3,7 @@
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
 //               [--no-register-tiles] [--assign-register-layouts]
 //               [--fuse-scan-output] [--fuse-chunk-kernels]
+//               [--exact-diagonal-quarters]
 //               [-o out.ptx]
 //
 //===----------------------------------------------------------------------===//
@@ -91,6 +92,14 @@ static llvm::cl::opt<bool> fuseChunkKernelsOption(
                    "recompute) as one kernel (kda-fuse-tile-launches)"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> exactDiagonalQuartersOption(
+    "exact-diagonal-quarters",
+    llvm::cl::desc("Compute the exact path's diagonal 16x16 blocks "
+                   "(intra_diag) in [8, 8] quarters, the bottom-left one "
+                   "through the gate of row 8: 144 exponentials per column "
+                   "instead of 256"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -112,6 +121,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.addressHoisting = addressHoistingOption;
   options.fuseScanOutput = fuseScanOutputOption;
   options.fuseChunkKernels = fuseChunkKernelsOption;
+  options.exactDiagonalQuarters = exactDiagonalQuartersOption;
   return options;
 }
 

@@ -10,7 +10,7 @@
 namespace mlir::kda {
 
 /// The options every kda pipeline has: how the forward's stages are grouped
-/// into kernels.
+/// into kernels and built.
 #define KDA_STAGE_FUSION_OPTIONS                                               \
   PassOptions::Option<bool> fuseScanOutput{                                    \
       *this, "fuse-scan-output",                                               \
@@ -24,20 +24,30 @@ namespace mlir::kda {
                      "(gate cumsum, diagonal blocks, solve, WY recompute) "    \
                      "as one kernel (convert-kda-to-tile "                     \
                      "fusable-chunk-stages, kda-fuse-tile-launches)"),         \
+      llvm::cl::init(false)};                                                  \
+  PassOptions::Option<bool> exactDiagonalQuarters{                             \
+      *this, "exact-diagonal-quarters",                                        \
+      llvm::cl::desc("intra_diag's exact path in [8, 8] quarters, the "       \
+                     "bottom-left one through the gate of row 8 "              \
+                     "(convert-kda-to-tile exact-diagonal-quarters)"),         \
       llvm::cl::init(false)};
 
-/// How the forward's stages are grouped into kernels (the options
-/// KDA_STAGE_FUSION_OPTIONS declares).
+/// How the forward's stages are grouped into kernels and built (the
+/// options KDA_STAGE_FUSION_OPTIONS declares); the GPU and CPU builds of a
+/// bundle take the same.
 struct StageFusion {
   /// kda-fuse-scan-output.
   bool scanOutput = false;
   /// kda-fuse-tile-launches on the per-chunk stages.
   bool chunkKernels = false;
+  /// convert-kda-to-tile's exact-diagonal-quarters.
+  bool exactDiagonalQuarters = false;
 
   /// The fusion that `options`, pipeline options with
   /// KDA_STAGE_FUSION_OPTIONS, ask for.
   template <typename Options> static StageFusion of(const Options &options) {
-    return {options.fuseScanOutput, options.fuseChunkKernels};
+    return {options.fuseScanOutput, options.fuseChunkKernels,
+            options.exactDiagonalQuarters};
   }
 };
 

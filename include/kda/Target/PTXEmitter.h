@@ -46,6 +46,9 @@ struct PTXEmitterOptions {
   /// The per-chunk stages that follow one another run as one kernel
   /// (kda-fuse-tile-launches).
   bool fuseChunkKernels = false;
+  /// intra_diag's exact path in [8, 8] quarters (convert-kda-to-tile's
+  /// exact-diagonal-quarters).
+  bool exactDiagonalQuarters = false;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

@@ -480,6 +480,7 @@ struct ConvertKDAToTilePass
                        blockK,
                        forcedMapping,
                        fusableChunkStages,
+                       exactDiagonalQuarters,
                        describe,
                        addKey};
       LogicalResult result =

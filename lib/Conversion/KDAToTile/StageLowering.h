@@ -53,6 +53,10 @@ struct StageContext {
   /// value head, partitioned like the other per-chunk stages, and they all
   /// take their shared-memory tuning (tuningOf).
   bool fusableChunkStages;
+  /// intra_diag's exact path computes each diagonal 16x16 block in [8, 8]
+  /// quarters, the bottom-left one through the gate of its first row (the
+  /// pass's exact-diagonal-quarters; IntraDiagKernel.cpp).
+  bool exactDiagonalQuarters;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their

@@ -82,23 +82,24 @@ struct SubChunkKernelBody : ChunkKernelBody {
   float scale = 1.0f;
   bool safeGate = false;
 
-  /// The [BC, BK] f32 tile of rows [row, row + BC) and columns [col, col +
-  /// BK) of a [B, T, heads, K] buffer at head `h`; rows >= rowEnd and
-  /// columns >= K read as 0.
-  Value loadRows(Value source, Value row, Value h, Value col) {
+  /// The [rows, BK] f32 tile of rows [row, row + rows) and columns [col,
+  /// col + BK) of a [B, T, heads, K] buffer at head `h` (a whole sub-chunk
+  /// by default); rows >= rowEnd and columns >= K read as 0.
+  Value loadRows(Value source, Value row, Value h, Value col,
+                 int64_t rows = kBC) {
     auto elem = cast<MemRefType>(source.getType()).getElementType();
     Value tile = tile::LoadOp::create(
-        b(), loc(), t.tileOf({kBC, bk}, elem), source,
+        b(), loc(), t.tileOf({rows, bk}, elem), source,
         ValueRange{batch, row, h, col}, ValueRange{rowEnd, t.index(kDim)},
         b().getDenseI64ArrayAttr({1, 3}), nullptr);
     return t.toF32(tile);
   }
-  /// beta at the BC rows [row, row + BC) as an f32 tile; rows >= rowEnd
-  /// read as 0.
-  Value loadBeta(Value row) {
+  /// beta at the rows [row, row + rows) (BC by default) as an f32 tile;
+  /// rows >= rowEnd read as 0.
+  Value loadBeta(Value row, int64_t rows = kBC) {
     auto elem = cast<MemRefType>(beta.getType()).getElementType();
     Value tile = tile::LoadOp::create(
-        b(), loc(), t.tileOf({kBC}, elem), beta, ValueRange{batch, row, head},
+        b(), loc(), t.tileOf({rows}, elem), beta, ValueRange{batch, row, head},
         ValueRange{rowEnd}, b().getDenseI64ArrayAttr({1}), nullptr);
     return t.toF32(tile);
   }

@@ -155,6 +155,7 @@ std::optional<std::string> buildCPUSharedObject(ModuleOp module,
   kda::KDAPipelineOptions pipelineOptions;
   pipelineOptions.fuseScanOutput = fusion.scanOutput;
   pipelineOptions.fuseChunkKernels = fusion.chunkKernels;
+  pipelineOptions.exactDiagonalQuarters = fusion.exactDiagonalQuarters;
   kda::buildKDAToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*cpu))) {
     emitWarning(loc, "the CPU pipeline failed; the bundle has no cpu section");
@@ -313,7 +314,8 @@ LogicalResult kda::emitBundle(ModuleOp module,
   std::future<CPUBuild> cpuBuild;
   if (options.cpu)
     cpuBuild = startCPUBuild(
-        module, {options.ptx.fuseScanOutput, options.ptx.fuseChunkKernels});
+        module, {options.ptx.fuseScanOutput, options.ptx.fuseChunkKernels,
+                 options.ptx.exactDiagonalQuarters});
 
   OwningOpRef<ModuleOp> gpu = cast<ModuleOp>(module->clone());
   FailureOr<std::string> ptx = compileToPTX(*gpu, options.ptx);

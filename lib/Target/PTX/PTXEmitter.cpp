@@ -74,6 +74,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.addressHoisting = options.addressHoisting;
   pipelineOptions.fuseScanOutput = options.fuseScanOutput;
   pipelineOptions.fuseChunkKernels = options.fuseChunkKernels;
+  pipelineOptions.exactDiagonalQuarters = options.exactDiagonalQuarters;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();
