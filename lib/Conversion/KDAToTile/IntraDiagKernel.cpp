@@ -130,12 +130,13 @@ struct IntraDiagKernel : SubChunkKernelBody {
   };
 
   /// Exact path in quarters: the K tile at `col` added to the quarters
-  /// `acc` (in ExactQuarter order) of the sub-chunk at `row0` with `n` valid rows
-  /// (n <= BC). The operands are transposed [BK, 8] tiles of the top rows
-  /// [row0, row0 + 8) and the bottom rows [row0 + 8, row0 + 16); the
-  /// lowering folds the transposes into the sums' indexing maps, so the
-  /// loaded [8, BK] tiles are read in place, and the broadcasts and the
-  /// elementwise math fuse into the sums: no [BK, 8, 8] tile is stored.
+  /// `acc` (in ExactQuarter order) of the sub-chunk at `row0` with `n`
+  /// valid rows (n <= BC). The operands are transposed [BK, 8] tiles of
+  /// the top rows [row0, row0 + 8) and the bottom rows [row0 + 8, row0 +
+  /// 16); the lowering folds the transposes into the sums' indexing maps,
+  /// so the loaded [8, BK] tiles are read in place, and the broadcasts and
+  /// the elementwise math fuse into the sums: no [BK, 8, 8] tile is
+  /// stored.
   SmallVector<Value> exactQuartersKStep(Value row0, Value n, Value col,
                                         ValueRange acc) {
     Value mid = t.addIndex(row0, t.index(kHalf));
@@ -151,7 +152,8 @@ struct IntraDiagKernel : SubChunkKernelBody {
     // A diagonal quarter: k_j,d 2^(G_i,d - G_j,d), summed along d for
     // every row pair (the mask depends on (i, j) only, so it is applied
     // once per pair, not once per column).
-    auto diagonal = [&](Value qs, Value ks, Value gs) -> std::pair<Value, Value> {
+    auto diagonal = [&](Value qs, Value ks,
+                        Value gs) -> std::pair<Value, Value> {
       Value kDecayed =
           t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs))));
       return {t.sum(t.mul(asRowI(qs), kDecayed), 0),
