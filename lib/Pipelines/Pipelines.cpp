@@ -36,22 +36,22 @@ enum class RegisterKernels {
 /// kernels that `kernels` names become per-thread code on registers first
 /// (the GPU); the others, and kernels written with layouts when `kernels`
 /// is none, lose their layouts.
-static void buildTileAndLinalgPipeline(OpPassManager &pm, StageFusion fusion,
+static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
                                        StringRef mapping,
                                        RegisterKernels kernels, bool prefetch,
                                        int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
-  if (fusion.scanOutput)
+  if (stages.scanOutput)
     pm.addPass(createFuseScanOutputPass());
   ConvertKDAToTilePassOptions toTile;
   toTile.mapping = mapping.str();
   // The per-chunk stages built for one fused kernel (the gate partitioned
   // per chunk, every stage with the fused kernel's shared-memory tuning).
-  toTile.fusableChunkStages = fusion.chunkKernels;
-  toTile.exactDiagonalQuarters = fusion.exactDiagonalQuarters;
+  toTile.fusableChunkStages = stages.chunkKernels;
+  toTile.exactDiagonalQuarters = stages.exactDiagonalQuarters;
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
-  if (fusion.chunkKernels) {
+  if (stages.chunkKernels) {
     // CSE first: launches over one grid then name it by one value.
     pm.addPass(createCSEPass());
     pm.addPass(createFuseTileLaunchesPass());
@@ -76,7 +76,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageFusion fusion,
 void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
                                    const KDAPipelineOptions &options) {
   // The tile programs of the default GPU mapping, for the CPU.
-  buildTileAndLinalgPipeline(pm, StageFusion::of(options), "tuned",
+  buildTileAndLinalgPipeline(pm, StageOptions::of(options), "tuned",
                              RegisterKernels::none, /*prefetch=*/false,
                              /*numThreads=*/0);
 }
@@ -95,7 +95,7 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
     kernels = RegisterKernels::recurrences;
     mapping = "shared-memory";
   }
-  buildTileAndLinalgPipeline(pm, StageFusion::of(options), mapping, kernels,
+  buildTileAndLinalgPipeline(pm, StageOptions::of(options), mapping, kernels,
                              options.prefetch, options.numThreads);
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(

@@ -11,7 +11,7 @@ namespace mlir::kda {
 
 /// The options every kda pipeline has: how the forward's stages are grouped
 /// into kernels and built.
-#define KDA_STAGE_FUSION_OPTIONS                                               \
+#define KDA_STAGE_OPTIONS                                                      \
   PassOptions::Option<bool> fuseScanOutput{                                    \
       *this, "fuse-scan-output",                                               \
       llvm::cl::desc("Compute the output inside the state scan "             \
@@ -33,9 +33,9 @@ namespace mlir::kda {
       llvm::cl::init(false)};
 
 /// How the forward's stages are grouped into kernels and built (the
-/// options KDA_STAGE_FUSION_OPTIONS declares); the GPU and CPU builds of a
+/// options KDA_STAGE_OPTIONS declares); the GPU and CPU builds of a
 /// bundle take the same.
-struct StageFusion {
+struct StageOptions {
   /// kda-fuse-scan-output.
   bool scanOutput = false;
   /// kda-fuse-tile-launches on the per-chunk stages.
@@ -43,9 +43,9 @@ struct StageFusion {
   /// convert-kda-to-tile's exact-diagonal-quarters.
   bool exactDiagonalQuarters = false;
 
-  /// The fusion that `options`, pipeline options with
-  /// KDA_STAGE_FUSION_OPTIONS, ask for.
-  template <typename Options> static StageFusion of(const Options &options) {
+  /// The stage options that `options`, pipeline options with
+  /// KDA_STAGE_OPTIONS, ask for.
+  template <typename Options> static StageOptions of(const Options &options) {
     return {options.fuseScanOutput, options.fuseChunkKernels,
             options.exactDiagonalQuarters};
   }
@@ -53,7 +53,7 @@ struct StageFusion {
 
 /// Options of the target-independent kda pipelines (linalg, CPU).
 struct KDAPipelineOptions : public PassPipelineOptions<KDAPipelineOptions> {
-  KDA_STAGE_FUSION_OPTIONS
+  KDA_STAGE_OPTIONS
 };
 
 /// Options of the kda -> PTX pipeline.
@@ -127,7 +127,7 @@ struct KDAToPTXPipelineOptions
                      "those the target's kernel tuning marks"),
           clEnumValN(AddressHoisting::all, "all", "every kernel"),
           clEnumValN(AddressHoisting::none, "none", "none"))};
-  KDA_STAGE_FUSION_OPTIONS
+  KDA_STAGE_OPTIONS
 };
 
 /// kda ops -> tile kernels -> linalg on tensors (target independent).

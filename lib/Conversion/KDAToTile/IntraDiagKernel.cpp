@@ -84,6 +84,32 @@ struct IntraDiagKernel : SubChunkKernelBody {
     return t.toF32(tile);
   }
 
+  /// The sums along d of q_i,d k_j,d 2^(G_i,d - G_j,d) and of k_i,d k_j,d
+  /// 2^(G_i,d - G_j,d) for every row pair (i, j) of the transposed [BK,
+  /// rows] tiles `qs`, `ks` and `gs`: two [rows, rows] tiles, the decays
+  /// formed once over the [BK, rows, rows] space and shared by both.
+  std::pair<Value, Value> pairwiseDecayedSums(Value qs, Value ks, Value gs) {
+    int64_t rows = cast<RankedTensorType>(qs.getType()).getDimSize(1);
+    SmallVector<int64_t> pairShape{bk, rows, rows};
+    auto asRowI = [&](Value x) { return t.broadcast(x, 2, pairShape); };
+    auto asRowJ = [&](Value x) { return t.broadcast(x, 1, pairShape); };
+    Value kDecayed =
+        t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs))));
+    return {t.sum(t.mul(asRowI(qs), kDecayed), 0),
+            t.sum(t.mul(asRowI(ks), kDecayed), 0)};
+  }
+
+  /// Stores the [rows, cols] tile `value` at rows [row, ...) and columns
+  /// [col, ...) of the [B, T, heads, width] buffer `dest` at the program's
+  /// head; rows >= the sequence end are dropped.
+  void storeRows(Value value, Value dest, Value row, Value col,
+                 int64_t width) {
+    tile::StoreOp::create(b(), loc(), value, dest,
+                          ValueRange{batch, row, head, col},
+                          ValueRange{rowEnd, t.index(width)},
+                          b().getDenseI64ArrayAttr({1, 3}));
+  }
+
   /// Exact path: the K tile at `col` added to the accumulators (S_qk, S_kk)
   /// of the sub-chunk at `row0` with `n` valid rows (n <= BC). Over the
   /// [BK (d), BC (i), BC (j)] space of columns and row pairs, the decays
@@ -101,17 +127,10 @@ struct IntraDiagKernel : SubChunkKernelBody {
     Value qs = t.trans(loadRows(q, row0, qkHead, col));
     Value ks = t.trans(loadRows(k, row0, qkHead, col));
     Value gs = t.trans(loadRows(G, row0, head, col));
-    SmallVector<int64_t> pairShape{bk, kBC, kBC};
-    auto asRowI = [&](Value x) { return t.broadcast(x, 2, pairShape); };
-    auto asRowJ = [&](Value x) { return t.broadcast(x, 1, pairShape); };
-    // k_j,d 2^(G_i,d - G_j,d), summed along d for every row pair; the
-    // pairs outside n > i >= j are dropped after the sums (the mask depends
-    // on (i, j) only, so it is applied once per pair, not once per column;
-    // their sums may be inf or NaN, which the select discards).
-    Value kDecayed =
-        t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs))));
-    Value sqk = t.sum(t.mul(asRowI(qs), kDecayed), 0);
-    Value skk = t.sum(t.mul(asRowI(ks), kDecayed), 0);
+    // The pairs outside n > i >= j are dropped after the sums (the mask
+    // depends on (i, j) only, so it is applied once per pair, not once per
+    // column; their sums may be inf or NaN, which the select discards).
+    auto [sqk, skk] = pairwiseDecayedSums(qs, ks, gs);
     SmallVector<int64_t> blockShape{kBC, kBC};
     Value rowsIn = t.indexMask(blockShape, 0, n, arith::CmpIPredicate::slt);
     Value pairs = t.andI(rowsIn, t.lowerMask(kBC, 0));
@@ -132,35 +151,23 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// Exact path in quarters: the K tile at `col` added to the quarters
   /// `acc` (in ExactQuarter order) of the sub-chunk at `row0` with `n`
   /// valid rows (n <= BC). The operands are transposed [BK, 8] tiles of
-  /// the top rows [row0, row0 + 8) and the bottom rows [row0 + 8, row0 +
-  /// 16); the lowering folds the transposes into the sums' indexing maps,
+  /// the top rows [row0, mid) and the bottom rows [mid, mid + 8), mid =
+  /// row0 + 8; the lowering folds the transposes into the sums' indexing maps,
   /// so the loaded [8, BK] tiles are read in place, and the broadcasts and
   /// the elementwise math fuse into the sums: no [BK, 8, 8] tile is
   /// stored.
-  SmallVector<Value> exactQuartersKStep(Value row0, Value n, Value col,
-                                        ValueRange acc) {
-    Value mid = t.addIndex(row0, t.index(kHalf));
+  SmallVector<Value> exactQuartersKStep(Value row0, Value mid, Value n,
+                                        Value col, ValueRange acc) {
     auto half = [&](Value source, Value row, Value h) {
       return t.trans(loadRows(source, row, h, col, kHalf));
     };
     Value qTop = half(q, row0, qkHead), qBottom = half(q, mid, qkHead);
     Value kTop = half(k, row0, qkHead), kBottom = half(k, mid, qkHead);
     Value gTop = half(G, row0, head), gBottom = half(G, mid, head);
-    SmallVector<int64_t> pairShape{bk, kHalf, kHalf};
-    auto asRowI = [&](Value x) { return t.broadcast(x, 2, pairShape); };
-    auto asRowJ = [&](Value x) { return t.broadcast(x, 1, pairShape); };
-    // A diagonal quarter: k_j,d 2^(G_i,d - G_j,d), summed along d for
-    // every row pair (the mask depends on (i, j) only, so it is applied
-    // once per pair, not once per column).
-    auto diagonal = [&](Value qs, Value ks,
-                        Value gs) -> std::pair<Value, Value> {
-      Value kDecayed =
-          t.mul(asRowJ(ks), t.exp2(t.sub(asRowI(gs), asRowJ(gs))));
-      return {t.sum(t.mul(asRowI(qs), kDecayed), 0),
-              t.sum(t.mul(asRowI(ks), kDecayed), 0)};
-    };
-    auto [topQK, topKK] = diagonal(qTop, kTop, gTop);
-    auto [bottomQK, bottomKK] = diagonal(qBottom, kBottom, gBottom);
+    // The diagonal quarters pairwise (masked once per pair below).
+    auto [topQK, topKK] = pairwiseDecayedSums(qTop, kTop, gTop);
+    auto [bottomQK, bottomKK] =
+        pairwiseDecayedSums(qBottom, kBottom, gBottom);
     // The bottom-left quarter through the gate of row m = row0 + 8 (the
     // last row before the sequence end when the bottom rows are all past
     // it: they are dropped then). Rows i >= m and j < m, so
@@ -168,8 +175,11 @@ struct IntraDiagKernel : SubChunkKernelBody {
     Value lastRow = t.subIndex(rowEnd, t.index(1));
     Value gMid = t.broadcast(loadRow(G, t.minIndex(mid, lastRow), head, col),
                              1, {bk, kHalf});
+    SmallVector<int64_t> pairShape{bk, kHalf, kHalf};
+    auto asRowI = [&](Value x) { return t.broadcast(x, 2, pairShape); };
     Value up = t.exp2(t.sub(gBottom, gMid));
-    Value kDown = asRowJ(t.mul(kTop, t.exp2(t.sub(gMid, gTop))));
+    Value kDown =
+        t.broadcast(t.mul(kTop, t.exp2(t.sub(gMid, gTop))), 1, pairShape);
     Value crossQK = t.sum(t.mul(asRowI(t.mul(qBottom, up)), kDown), 0);
     Value crossKK = t.sum(t.mul(asRowI(t.mul(kBottom, up)), kDown), 0);
 
@@ -217,6 +227,7 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// The exact path's blocks of the sub-chunk at `row0` with `n` valid rows
   /// (columns [col0, col0 + 16) of Aqk), quarter by quarter.
   void buildExactQuartersSubChunk(Value row0, Value n, Value col0) {
+    Value mid = t.addIndex(row0, t.index(kHalf));
     // 1. The quarters of S_qk and S_kk over K tiles.
     SmallVector<Value> init(numExactQuarters, t.zeros({kHalf, kHalf}));
     auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
@@ -225,14 +236,13 @@ struct IntraDiagKernel : SubChunkKernelBody {
       OpBuilder::InsertionGuard guard(b());
       b().setInsertionPointToStart(kLoop.getBody());
       scf::YieldOp::create(b(), loc(),
-                           exactQuartersKStep(row0, n,
+                           exactQuartersKStep(row0, mid, n,
                                               kLoop.getInductionVar(),
                                               kLoop.getRegionIterArgs()));
     }
     auto sums = [&](ExactQuarter quarter) { return kLoop.getResult(quarter); };
 
     // 2. Aqk = scale * tril0(S_qk); Akk = diag(beta) * tril-1(S_kk).
-    Value mid = t.addIndex(row0, t.index(kHalf));
     Value scaleTile = t.splat(t.tileOf({kHalf, kHalf}, t.f32()), scale);
     auto aqkOf = [&](Value sum, bool diagonal) {
       if (diagonal)
@@ -249,25 +259,20 @@ struct IntraDiagKernel : SubChunkKernelBody {
       return t.mul(sum, rowsBeta);
     };
 
-    // 4. Stores, quarter by quarter (zeros above the diagonal), rows >= the
-    // sequence end dropped.
-    auto store = [&](Value quarter, Value dest, Value row, Value col,
-                     int64_t width) {
-      tile::StoreOp::create(b(), loc(), quarter, dest,
-                            ValueRange{batch, row, head, col},
-                            ValueRange{rowEnd, t.index(width)},
-                            b().getDenseI64ArrayAttr({1, 3}));
-    };
+    // 4. Stores, quarter by quarter (zeros above the diagonal).
     Value colMid = t.addIndex(col0, t.index(kHalf));
-    store(aqkOf(sums(topLeftQK), true), aqk, row0, col0, bt);
-    store(t.toElement(t.zeros({kHalf, kHalf}), ioType), aqk, row0, colMid, bt);
-    store(aqkOf(sums(bottomLeftQK), false), aqk, mid, col0, bt);
-    store(aqkOf(sums(bottomRightQK), true), aqk, mid, colMid, bt);
+    Value zeros = t.zeros({kHalf, kHalf});
+    storeRows(aqkOf(sums(topLeftQK), true), aqk, row0, col0, bt);
+    storeRows(t.toElement(zeros, ioType), aqk, row0, colMid, bt);
+    storeRows(aqkOf(sums(bottomLeftQK), false), aqk, mid, col0, bt);
+    storeRows(aqkOf(sums(bottomRightQK), true), aqk, mid, colMid, bt);
     Value zero = t.index(0), half = t.index(kHalf);
-    store(akkOf(sums(topLeftKK), betaTop, true), akkd, row0, zero, kBC);
-    store(t.zeros({kHalf, kHalf}), akkd, row0, half, kBC);
-    store(akkOf(sums(bottomLeftKK), betaBottom, false), akkd, mid, zero, kBC);
-    store(akkOf(sums(bottomRightKK), betaBottom, true), akkd, mid, half, kBC);
+    storeRows(akkOf(sums(topLeftKK), betaTop, true), akkd, row0, zero, kBC);
+    storeRows(zeros, akkd, row0, half, kBC);
+    storeRows(akkOf(sums(bottomLeftKK), betaBottom, false), akkd, mid, zero,
+              kBC);
+    storeRows(akkOf(sums(bottomRightKK), betaBottom, true), akkd, mid, half,
+              kBC);
   }
 
   /// Computes and stores the blocks of sub-chunk `s` (an index value; the
@@ -313,14 +318,8 @@ struct IntraDiagKernel : SubChunkKernelBody {
       akkBlock = t.unitLowerInverse(akkBlock).front();
 
     // 4. Stores, rows >= the sequence end dropped.
-    tile::StoreOp::create(b(), loc(), t.toElement(aqkBlock, ioType), aqk,
-                          ValueRange{batch, row0, head, col0},
-                          ValueRange{rowEnd, t.index(bt)},
-                          b().getDenseI64ArrayAttr({1, 3}));
-    tile::StoreOp::create(b(), loc(), akkBlock, akkd,
-                          ValueRange{batch, row0, head, t.index(0)},
-                          ValueRange{rowEnd, t.index(kBC)},
-                          b().getDenseI64ArrayAttr({1, 3}));
+    storeRows(t.toElement(aqkBlock, ioType), aqk, row0, col0, bt);
+    storeRows(akkBlock, akkd, row0, t.index(0), kBC);
   }
 
   /// One iteration of an scf.for per sub-chunk that has rows: min(NC,

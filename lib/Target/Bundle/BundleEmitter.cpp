@@ -148,14 +148,14 @@ std::optional<std::string> assemble(StringRef ptx, StringRef chip,
 /// Lowers a copy of `module` with the CPU pipeline, compiles it to a
 /// position-independent x86-64 object and links it into a shared object.
 std::optional<std::string> buildCPUSharedObject(ModuleOp module,
-                                                kda::StageFusion fusion) {
+                                                kda::StageOptions stages) {
   Location loc = module.getLoc();
   OwningOpRef<ModuleOp> cpu = cast<ModuleOp>(module->clone());
   PassManager pm(module.getContext());
   kda::KDAPipelineOptions pipelineOptions;
-  pipelineOptions.fuseScanOutput = fusion.scanOutput;
-  pipelineOptions.fuseChunkKernels = fusion.chunkKernels;
-  pipelineOptions.exactDiagonalQuarters = fusion.exactDiagonalQuarters;
+  pipelineOptions.fuseScanOutput = stages.scanOutput;
+  pipelineOptions.fuseChunkKernels = stages.chunkKernels;
+  pipelineOptions.exactDiagonalQuarters = stages.exactDiagonalQuarters;
   kda::buildKDAToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*cpu))) {
     emitWarning(loc, "the CPU pipeline failed; the bundle has no cpu section");
@@ -249,7 +249,7 @@ void initializeCodeGenerators() {
 /// the same dialects), so that nothing is shared between the two builds;
 /// the build's diagnostics are collected, to be reported on `module` when
 /// the result is taken.
-std::future<CPUBuild> startCPUBuild(ModuleOp module, kda::StageFusion fusion) {
+std::future<CPUBuild> startCPUBuild(ModuleOp module, kda::StageOptions stages) {
   initializeCodeGenerators();
   std::string text;
   {
@@ -261,7 +261,7 @@ std::future<CPUBuild> startCPUBuild(ModuleOp module, kda::StageFusion fusion) {
   return std::async(
       std::launch::async,
       [text = std::move(text), registry = std::move(registry),
-       fusion]() {
+       stages]() {
         CPUBuild build;
         MLIRContext context(registry);
         ScopedDiagnosticHandler collect(&context, [&](Diagnostic &diag) {
@@ -275,7 +275,7 @@ std::future<CPUBuild> startCPUBuild(ModuleOp module, kda::StageFusion fusion) {
                                    "build; the bundle has no cpu section");
           return build;
         }
-        build.sharedObject = buildCPUSharedObject(*copy, fusion);
+        build.sharedObject = buildCPUSharedObject(*copy, stages);
         return build;
       });
 }

@@ -41,12 +41,8 @@ struct GPUExternDynamicSharedMemoryPass
           GPUExternDynamicSharedMemoryPass> {
   void runOnOperation() override {
     for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
-      if (!isDynamicSharedMemory(global) ||
-          global.getLinkage() == LLVM::Linkage::External)
-        continue;
-      global.setLinkage(LLVM::Linkage::External);
-      // An external declaration has no local visibility to keep.
-      global.setDsoLocal(false);
+      if (isDynamicSharedMemory(global))
+        global.setLinkage(LLVM::Linkage::External);
     }
   }
 };
