@@ -90,7 +90,15 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "with an exponential per row pair and column, the bottom-left "
            "one through the gate of row 8 of the sub-chunk (exponentials "
            "per row: 144 per column instead of 256), the top-right one "
-           "zeros">
+           "zeros">,
+    Option<"exactDiagonalFactoring", "exact-diagonal-factoring", "bool",
+           /*default=*/"false",
+           "intra_diag's exact path factors the decays 2^(G_i - G_j) "
+           "through the sub-chunk's reference row, as tf32x3 dots (S_qk at "
+           "tf32 for 16-bit I/O), where the sub-chunk's gate drop max_d "
+           "(G_first,d - G_last,d) is at most 64 (log2 units): 32 "
+           "exponentials per column instead of 256; pairwise elsewhere "
+           "(exact for any g <= 0)">
   ];
 }
 

@@ -49,6 +49,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   // per chunk, every stage with the fused kernel's shared-memory tuning).
   toTile.fusableChunkStages = stages.chunkKernels;
   toTile.exactDiagonalQuarters = stages.exactDiagonalQuarters;
+  toTile.exactDiagonalFactoring = stages.exactDiagonalFactoring;
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   if (stages.chunkKernels) {

@@ -3,7 +3,7 @@
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
 //               [--no-register-tiles] [--assign-register-layouts]
 //               [--fuse-scan-output] [--fuse-chunk-kernels]
-//               [--exact-diagonal-quarters]
+//               [--exact-diagonal-quarters] [--exact-diagonal-factoring]
 //               [-o out.ptx]
 //
 //===----------------------------------------------------------------------===//
@@ -100,6 +100,15 @@ static llvm::cl::opt<bool> exactDiagonalQuartersOption(
                    "instead of 256"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> exactDiagonalFactoringOption(
+    "exact-diagonal-factoring",
+    llvm::cl::desc("Factor the exact path's diagonal decays (intra_diag) "
+                   "through the sub-chunk's reference row, as tf32x3 dots "
+                   "(S_qk at tf32 for 16-bit I/O), where the sub-chunk's "
+                   "gate drop is at most 64 (log2): 32 exponentials per "
+                   "column instead of 256"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -122,6 +131,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.fuseScanOutput = fuseScanOutputOption;
   options.fuseChunkKernels = fuseChunkKernelsOption;
   options.exactDiagonalQuarters = exactDiagonalQuartersOption;
+  options.exactDiagonalFactoring = exactDiagonalFactoringOption;
   return options;
 }
 

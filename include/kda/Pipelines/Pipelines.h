@@ -30,6 +30,12 @@ namespace mlir::kda {
       llvm::cl::desc("intra_diag's exact path in [8, 8] quarters, the "       \
                      "bottom-left one through the gate of row 8 "              \
                      "(convert-kda-to-tile exact-diagonal-quarters)"),         \
+      llvm::cl::init(false)};                                                  \
+  PassOptions::Option<bool> exactDiagonalFactoring{                            \
+      *this, "exact-diagonal-factoring",                                       \
+      llvm::cl::desc("intra_diag's exact path factors its decays through "    \
+                     "a reference row where the gate drop allows "             \
+                     "(convert-kda-to-tile exact-diagonal-factoring)"),        \
       llvm::cl::init(false)};
 
 /// How the forward's stages are grouped into kernels and built (the
@@ -42,12 +48,14 @@ struct StageOptions {
   bool chunkKernels = false;
   /// convert-kda-to-tile's exact-diagonal-quarters.
   bool exactDiagonalQuarters = false;
+  /// convert-kda-to-tile's exact-diagonal-factoring.
+  bool exactDiagonalFactoring = false;
 
   /// The stage options that `options`, pipeline options with
   /// KDA_STAGE_OPTIONS, ask for.
   template <typename Options> static StageOptions of(const Options &options) {
     return {options.fuseScanOutput, options.fuseChunkKernels,
-            options.exactDiagonalQuarters};
+            options.exactDiagonalQuarters, options.exactDiagonalFactoring};
   }
 };
 

@@ -49,6 +49,9 @@ struct PTXEmitterOptions {
   /// intra_diag's exact path in [8, 8] quarters (convert-kda-to-tile's
   /// exact-diagonal-quarters).
   bool exactDiagonalQuarters = false;
+  /// intra_diag's exact path factored where the gate drop allows
+  /// (convert-kda-to-tile's exact-diagonal-factoring).
+  bool exactDiagonalFactoring = false;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

@@ -24,6 +24,16 @@
 //       overflows and a factor underflows only where the product does; its
 //       exponentials are per row, not per pair: 144 exponentials per
 //       column instead of 256, still exact for any g <= 0;
+//     - exact path, factored where bounded (convert-kda-to-tile's
+//       exact-diagonal-factoring): when the sub-chunk's gate drop R =
+//       max_d (G_s0,d - G_last,d) is at most kFactoringRange (the check is
+//       a loop of scalar loads, uniform over the program), the decays are
+//       factored through the reference row rho as on the safe_gate path,
+//       with tf32x3 dots (about f32), but S_qk at tf32 for 16-bit I/O:
+//       every factor lies in [2^-R, 2^R] (G does not increase), so none
+//       overflows or leaves the normal range, and 2 x 16 exponentials per
+//       column replace 256; otherwise (steep gates, gates at -1000, NaN)
+//       the pairwise path above runs;
 //     - safe_gate (fla's intra_sub_chunk kernel): with the gate gn of the
 //       reference row rho = s0 + min(8, n - 1), S_qk = (q 2^(G - gn)) .
 //       (k 2^(gn - G))^T and S_kk likewise, as tf32 tile.dots (fla's
@@ -65,6 +75,16 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// The exact path computes each block in [8, 8] quarters
   /// (StageContext::exactDiagonalQuarters).
   bool exactQuarters = false;
+
+  /// The exact path factors the decays through the reference row where the
+  /// sub-chunk's gate drop allows (StageContext::exactDiagonalFactoring).
+  bool exactFactoring = false;
+
+  /// Largest gate drop max_d (G_first,d - G_last,d) over a sub-chunk, in
+  /// log2 units, for which the exact path factors its decays: factors stay
+  /// within [2^-64, 2^64], far from the f32 range's ends, so q and k of any
+  /// magnitude up to 2^60 multiply them without overflow.
+  static constexpr double kFactoringRange = 64.0;
 
   /// Offset of the safe_gate reference row from the sub-chunk start (fla's
   /// middle row), clamped to the last valid row of a short tail.
@@ -205,11 +225,16 @@ struct IntraDiagKernel : SubChunkKernelBody {
     return next;
   }
 
-  /// safe_gate path: the K tile at `col` added to (S_qk, S_kk) by tf32 dots
-  /// of tiles rescaled by the gate `gn` of the reference row `rho`; rows
-  /// >= n are zeroed (their exponents are not bounded).
-  SmallVector<Value> safeKStep(Value row0, Value n, Value rho, Value col,
-                               ValueRange acc) {
+  /// safe_gate path (and the exact path's factored case): the K tile at
+  /// `col` added to (S_qk, S_kk) by dots at `precision` (tf32 on the
+  /// safe_gate path, fla's default for fp32-operand dots; see
+  /// factoredPrecision for the exact path) of tiles rescaled by the gate
+  /// `gn` of the reference row `rho`; rows >= n are zeroed (their
+  /// exponents are not bounded).
+  SmallVector<Value> factoredKStep(Value row0, Value n, Value rho, Value col,
+                                   ValueRange acc,
+                                   std::pair<tile::Precision, tile::Precision>
+                                       precision) {
     Value qs = loadRows(q, row0, qkHead, col);
     Value ks = loadRows(k, row0, qkHead, col);
     Value gs = loadRows(G, row0, head, col);
@@ -219,8 +244,8 @@ struct IntraDiagKernel : SubChunkKernelBody {
     Value up = t.keep(rowsIn, t.exp2(t.sub(gs, gn)));
     Value down = t.keep(rowsIn, t.exp2(t.sub(gn, gs)));
     Value kt = t.trans(t.mul(ks, down));
-    Value sqk = t.dot(t.mul(qs, up), kt, acc[0], tile::Precision::tf32);
-    Value skk = t.dot(t.mul(ks, up), kt, acc[1], tile::Precision::tf32);
+    Value sqk = t.dot(t.mul(qs, up), kt, acc[0], precision.first);
+    Value skk = t.dot(t.mul(ks, up), kt, acc[1], precision.second);
     return {sqk, skk};
   }
 
@@ -275,6 +300,58 @@ struct IntraDiagKernel : SubChunkKernelBody {
               kBC);
   }
 
+  /// Precisions of the exact path's factored dots (S_qk, S_kk), each as
+  /// fine as what its result is stored in: Aqk in the I/O type, so tf32 at
+  /// 16-bit I/O (a tf32 operand keeps 10 bits of mantissa, as many as f16
+  /// and more than bf16 store) and tf32x3 (about f32) at f32 I/O; Akkd in
+  /// f32, so tf32x3.
+  std::pair<tile::Precision, tile::Precision> factoredPrecision() {
+    return {ioType.isF32() ? tile::Precision::tf32x3 : tile::Precision::tf32,
+            tile::Precision::tf32x3};
+  }
+
+  /// The gate drop of the rows [first, last] of a sub-chunk: max over the K
+  /// columns d of G_first,d - G_last,d, as an f32 scalar (NaN when a gate
+  /// is NaN). A loop of scalar loads that every thread runs alike.
+  Value gateDrop(Value first, Value last) {
+    Type f32 = b().getF32Type();
+    Value zero = arith::ConstantOp::create(b(), loc(), b().getF32FloatAttr(0));
+    auto loop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
+                                   t.index(1), ValueRange{zero});
+    OpBuilder::InsertionGuard guard(b());
+    b().setInsertionPointToStart(loop.getBody());
+    Value d = loop.getInductionVar();
+    auto gateAt = [&](Value row) -> Value {
+      Value x = memref::LoadOp::create(b(), loc(), G,
+                                       ValueRange{batch, row, head, d});
+      if (x.getType() != f32)
+        x = arith::ExtFOp::create(b(), loc(), f32, x);
+      return x;
+    };
+    Value drop = arith::SubFOp::create(b(), loc(), gateAt(first), gateAt(last));
+    scf::YieldOp::create(
+        b(), loc(),
+        ValueRange{arith::MaximumFOp::create(b(), loc(),
+                                             loop.getRegionIterArgs()[0],
+                                             drop)});
+    return loop.getResult(0);
+  }
+
+  /// (S_qk, S_kk) of a sub-chunk: an scf.for over K tiles whose body is
+  /// `step(col, acc)`.
+  SmallVector<Value> accumulateOverK(
+      function_ref<SmallVector<Value>(Value, ValueRange)> step) {
+    auto kLoop = scf::ForOp::create(
+        b(), loc(), t.index(0), t.index(kDim), t.index(bk),
+        ValueRange{t.zeros({kBC, kBC}), t.zeros({kBC, kBC})});
+    OpBuilder::InsertionGuard guard(b());
+    b().setInsertionPointToStart(kLoop.getBody());
+    scf::YieldOp::create(b(), loc(),
+                         step(kLoop.getInductionVar(),
+                              kLoop.getRegionIterArgs()));
+    return {kLoop.getResult(0), kLoop.getResult(1)};
+  }
+
   /// Computes and stores the blocks of sub-chunk `s` (an index value; the
   /// sub-chunk has rows).
   void buildSubChunk(Value s) {
@@ -285,33 +362,57 @@ struct IntraDiagKernel : SubChunkKernelBody {
     if (!safeGate && exactQuarters)
       return buildExactQuartersSubChunk(row0, n, col0);
     Value rho;
-    if (safeGate) {
-      Value last = arith::SubIOp::create(b(), loc(), n, t.index(1));
+    Value last = arith::SubIOp::create(b(), loc(), n, t.index(1));
+    if (safeGate || exactFactoring) {
       Value offset =
           arith::MinSIOp::create(b(), loc(), last, t.index(kReferenceRow));
       rho = arith::AddIOp::create(b(), loc(), row0, offset);
     }
 
     // 1. S_qk and S_kk over K tiles.
-    auto kLoop = scf::ForOp::create(
-        b(), loc(), t.index(0), t.index(kDim), t.index(bk),
-        ValueRange{t.zeros({kBC, kBC}), t.zeros({kBC, kBC})});
-    {
-      OpBuilder::InsertionGuard guard(b());
-      b().setInsertionPointToStart(kLoop.getBody());
-      Value col = kLoop.getInductionVar();
-      ValueRange acc = kLoop.getRegionIterArgs();
-      SmallVector<Value> next = safeGate ? safeKStep(row0, n, rho, col, acc)
-                                         : exactKStep(row0, n, col, acc);
-      scf::YieldOp::create(b(), loc(), next);
+    auto exactSums = [&]() {
+      return accumulateOverK([&](Value col, ValueRange acc) {
+        return exactKStep(row0, n, col, acc);
+      });
+    };
+    auto factoredSums =
+        [&](std::pair<tile::Precision, tile::Precision> precision) {
+      return accumulateOverK([&](Value col, ValueRange acc) {
+        return factoredKStep(row0, n, rho, col, acc, precision);
+      });
+    };
+    SmallVector<Value> sums;
+    if (safeGate) {
+      sums = factoredSums({tile::Precision::tf32, tile::Precision::tf32});
+    } else if (exactFactoring) {
+      Value lastRow = arith::AddIOp::create(b(), loc(), row0, last);
+      Value bound = arith::ConstantOp::create(
+          b(), loc(), b().getF32FloatAttr(kFactoringRange));
+      Value bounded = arith::CmpFOp::create(b(), loc(),
+                                            arith::CmpFPredicate::OLE,
+                                            gateDrop(row0, lastRow), bound);
+      Type block = blockType();
+      auto choice = scf::IfOp::create(b(), loc(), TypeRange{block, block},
+                                      bounded, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b());
+        b().setInsertionPointToStart(&choice.getThenRegion().front());
+        scf::YieldOp::create(b(), loc(),
+                             factoredSums(factoredPrecision()));
+        b().setInsertionPointToStart(&choice.getElseRegion().front());
+        scf::YieldOp::create(b(), loc(), exactSums());
+      }
+      sums = {choice.getResult(0), choice.getResult(1)};
+    } else {
+      sums = exactSums();
     }
 
     // 2. Aqk = scale * tril0(S_qk); Akk = diag(beta) * tril-1(S_kk).
-    Value aqkBlock = t.mul(t.keep(t.lowerMask(kBC, 0), kLoop.getResult(0)),
+    Value aqkBlock = t.mul(t.keep(t.lowerMask(kBC, 0), sums[0]),
                            t.splat(blockType(), scale));
     Value betaRows = t.broadcast(loadBeta(row0), 1, {kBC, kBC});
     Value akkBlock =
-        t.mul(t.keep(t.lowerMask(kBC, -1), kLoop.getResult(1)), betaRows);
+        t.mul(t.keep(t.lowerMask(kBC, -1), sums[1]), betaRows);
 
     // 3. safe_gate: Akkd holds D = (I + Akk)^-1.
     if (safeGate)
@@ -359,6 +460,7 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
                     IntraDiagKernel body(kernel, loc, *args, op, tuning);
                     body.exactQuarters = ctx.exactDiagonalQuarters;
+                    body.exactFactoring = ctx.exactDiagonalFactoring;
                     body.build();
                   });
   return success();

@@ -481,6 +481,7 @@ struct ConvertKDAToTilePass
                        forcedMapping,
                        fusableChunkStages,
                        exactDiagonalQuarters,
+                       exactDiagonalFactoring,
                        describe,
                        addKey};
       LogicalResult result =

@@ -57,6 +57,10 @@ struct StageContext {
   /// quarters, the bottom-left one through the gate of its first row (the
   /// pass's exact-diagonal-quarters; IntraDiagKernel.cpp).
   bool exactDiagonalQuarters;
+  /// intra_diag's exact path factors its decays through the reference row
+  /// where the sub-chunk's gate drop allows (the pass's
+  /// exact-diagonal-factoring; IntraDiagKernel.cpp).
+  bool exactDiagonalFactoring;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their

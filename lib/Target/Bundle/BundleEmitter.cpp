@@ -156,6 +156,7 @@ std::optional<std::string> buildCPUSharedObject(ModuleOp module,
   pipelineOptions.fuseScanOutput = stages.scanOutput;
   pipelineOptions.fuseChunkKernels = stages.chunkKernels;
   pipelineOptions.exactDiagonalQuarters = stages.exactDiagonalQuarters;
+  pipelineOptions.exactDiagonalFactoring = stages.exactDiagonalFactoring;
   kda::buildKDAToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*cpu))) {
     emitWarning(loc, "the CPU pipeline failed; the bundle has no cpu section");
@@ -315,7 +316,8 @@ LogicalResult kda::emitBundle(ModuleOp module,
   if (options.cpu)
     cpuBuild = startCPUBuild(
         module, {options.ptx.fuseScanOutput, options.ptx.fuseChunkKernels,
-                 options.ptx.exactDiagonalQuarters});
+                 options.ptx.exactDiagonalQuarters,
+                 options.ptx.exactDiagonalFactoring});
 
   OwningOpRef<ModuleOp> gpu = cast<ModuleOp>(module->clone());
   FailureOr<std::string> ptx = compileToPTX(*gpu, options.ptx);

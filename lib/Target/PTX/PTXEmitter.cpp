@@ -75,6 +75,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.fuseScanOutput = options.fuseScanOutput;
   pipelineOptions.fuseChunkKernels = options.fuseChunkKernels;
   pipelineOptions.exactDiagonalQuarters = options.exactDiagonalQuarters;
+  pipelineOptions.exactDiagonalFactoring = options.exactDiagonalFactoring;
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();
