@@ -313,6 +313,12 @@ struct ConvertKDAToTilePass
           << mapping << "'";
       return signalPassFailure();
     }
+    if (exactDiagonalQuarters && exactDiagonalFactoring) {
+      mlir::emitError(module.getLoc())
+          << "exact-diagonal-quarters and exact-diagonal-factoring are two "
+             "ways to build the same blocks; ask for one";
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> functions;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && isKDAFunction(func))
