@@ -55,7 +55,10 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
     are computed from the runtime sizes (B, T, and N for varlen). Each
     kernel carries the tuning that the target chose for it, and the width of
     the K tiles it was built with, as its `tile.tuning` attribute
-    (`#tile.tuning`).
+    (`#tile.tuning`). The pass holds no tuning of its own: it asks the
+    kernel tuning target named by its `tuning` option (registered by the
+    target's library; `sm_90`, the Hopper tuning measured on an H200, is
+    the one there is).
   }];
   let dependentDialects = [
     "::mlir::kda::tile::TileDialect", "::mlir::arith::ArithDialect",
@@ -64,6 +67,10 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
     "::mlir::tensor::TensorDialect"
   ];
   let options = [
+    Option<"tuning", "tuning", "std::string", /*default=*/"\"sm_90\"",
+           "The kernel tuning target that chooses each kernel's threads, "
+           "register cap, K-tile width, mapping and pipelining depth "
+           "(a name registered with registerKernelTuningTarget)">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"0",
            "Width of the K tiles of the gate, intra_diag and inter_solve "
            "kernels (0: each kernel's own, from the target's kernel "

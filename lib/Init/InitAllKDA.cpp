@@ -7,6 +7,7 @@
 #include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/Tile/TileDialect.h"
 #include "kda/Pipelines/Pipelines.h"
+#include "kda/Target/KernelTuning.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -25,4 +26,6 @@ void mlir::kda::registerAllKDAPasses() {
   registerKDAConversionPasses();
   registerKDATransformsPasses();
   registerKDAPipelines();
+  // convert-kda-to-tile's default `tuning` target.
+  registerHopperKernelTuning();
 }

@@ -3,6 +3,7 @@
 #include "kda/Pipelines/Pipelines.h"
 
 #include "kda/Conversion/Passes.h"
+#include "kda/Target/KernelTuning.h"
 #include "kda/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -43,7 +44,11 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   pm.addPass(createConvertChunkFwdToStagesPass());
   if (stages.scanOutput)
     pm.addPass(createFuseScanOutputPass());
+  // The kernels take the Hopper tuning (measured on an H200), on the CPU
+  // too, so that a bundle's CPU build runs the GPU build's tile programs.
+  registerHopperKernelTuning();
   ConvertKDAToTilePassOptions toTile;
+  toTile.tuning = kHopperTuningName.str();
   toTile.mapping = mapping.str();
   // The per-chunk stages built for one fused kernel (the gate partitioned
   // per chunk, every stage with the fused kernel's shared-memory tuning).

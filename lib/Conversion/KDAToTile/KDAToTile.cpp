@@ -301,6 +301,14 @@ struct ConvertKDAToTilePass
           << static_cast<int64_t>(blockK);
       return signalPassFailure();
     }
+    target = lookupKernelTuningTarget(tuning);
+    if (!target) {
+      std::string known = registeredKernelTuningTargets();
+      mlir::emitError(module.getLoc())
+          << "no kernel tuning target named '" << tuning << "' (registered: "
+          << (known.empty() ? std::string("none") : known) << ")";
+      return signalPassFailure();
+    }
     if (mapping == "tuned")
       forcedMapping = std::nullopt;
     else if (mapping == "registers")
@@ -331,6 +339,8 @@ struct ConvertKDAToTilePass
   /// The `mapping` option: every kernel's mapping, or none when the kernel
   /// tuning chooses each kernel's.
   std::optional<TileMapping> forcedMapping;
+  /// The target named by the `tuning` option.
+  const KernelTuningTarget *target = nullptr;
 
   LogicalResult convertFunction(ModuleOp module, func::FuncOp func) {
     if (!func.getBody().hasOneBlock())
@@ -483,6 +493,7 @@ struct ConvertKDAToTilePass
                        (func.getName() + "_" + op.getName().stripDialect() +
                         "_" + Twine(counter++))
                            .str(),
+                       *target,
                        blockK,
                        forcedMapping,
                        fusableChunkStages,

@@ -12,7 +12,7 @@
 #include "TileValueBuilder.h"
 
 #include "kda/Dialect/KDA/KDAOps.h"
-#include "kda/Target/KernelTuning.h"
+#include "kda/Conversion/KDAToTile/KernelTuning.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -41,6 +41,8 @@ struct StageContext {
   function_ref<Value(Value result)> allocateResult;
   /// Unique prefix for kernel names.
   std::string kernelPrefix;
+  /// The target that chooses each kernel's tuning (the pass's `tuning`).
+  const KernelTuningTarget &target;
   /// Width of K tiles for stages that tile K (the pass's block-k); 0 lets
   /// each kernel's tuning choose (withKTileWidth).
   int64_t blockK;
@@ -88,9 +90,10 @@ bool isChunkStageKernel(TunedKernel kernel);
 inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
                              const KernelShape &shape = {}) {
   if (!ctx.mapping && ctx.fusableChunkStages && isChunkStageKernel(kernel))
-    return getKernelTuning(kernel, TileMapping::sharedMemory);
-  return getKernelTuning(
-      kernel, ctx.mapping.value_or(getPreferredMapping(kernel, shape)));
+    return ctx.target.getKernelTuning(kernel, TileMapping::sharedMemory);
+  return ctx.target.getKernelTuning(
+      kernel,
+      ctx.mapping.value_or(ctx.target.getPreferredMapping(kernel, shape)));
 }
 
 /// The shape traits of a kernel whose [B, T, heads, ...] buffers include

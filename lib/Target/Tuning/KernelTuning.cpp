@@ -1,15 +1,16 @@
-//===- KernelTuning.cpp - how each kda kernel runs on the GPU -------------===//
+//===- KernelTuning.cpp - how each kda kernel runs on Hopper --------------===//
 //
-// Every number here was chosen by measurement on an H200 (median of CUDA
-// events, the shape given beside it); docs/performance.md has the runs.
+// The Hopper (sm_90) KernelTuningTarget. Every number here was chosen by
+// measurement on an H200 (median of CUDA events, the shape given beside
+// it); docs/performance.md has the runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kda/Target/KernelTuning.h"
 
-#include "kda/Dialect/Tile/TileDialect.h"
-
 #include "llvm/Support/ErrorHandling.h"
+
+#include <mutex>
 
 using namespace mlir::kda;
 
@@ -163,13 +164,6 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
   llvm_unreachable("unknown tuned kernel");
 }
 
-KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
-                                        TileMapping mapping) {
-  KernelTuning tuning = tuningFor(kernel, mapping);
-  tuning.mapping = mapping;
-  return tuning;
-}
-
 /// Only the seed kernel runs faster on registers today, except with varlen
 /// and static head counts. The measurements (H200, T=8192, H=HV=96,
 /// K=128, bf16; docs/performance.md, 2026-12-03), all with its addresses
@@ -199,8 +193,8 @@ KernelTuning mlir::kda::getKernelTuning(TunedKernel kernel,
 /// The state scan on registers (--register-recurrences) ran the forward
 /// 3.114 against 2.994 ms (2026-12-02); the other kernels have no register
 /// version that wins yet.
-TileMapping mlir::kda::getPreferredMapping(TunedKernel kernel,
-                                           const KernelShape &shape) {
+static TileMapping preferredMapping(TunedKernel kernel,
+                                    const KernelShape &shape) {
   switch (kernel) {
   case TunedKernel::interSolve:
   case TunedKernel::interSolveSafe:
@@ -211,13 +205,26 @@ TileMapping mlir::kda::getPreferredMapping(TunedKernel kernel,
   }
 }
 
-tile::TuningAttr mlir::kda::toTuningAttr(MLIRContext *ctx,
-                                         const KernelTuning &tuning) {
-  return tile::TuningAttr::get(
-      ctx, tuning.numThreads, tuning.maxRegisters, tuning.maxLiveBytes,
-      tuning.blockK, tuning.speculateLoads, tuning.hoistAddresses,
-      tuning.mapping == TileMapping::registers
-          ? tile::KernelMapping::registers
-          : tile::KernelMapping::shared_memory,
-      tuning.stages);
+namespace {
+/// The Hopper tuning: the tables above.
+struct HopperKernelTuning : KernelTuningTarget {
+  KernelTuning getKernelTuning(TunedKernel kernel,
+                               TileMapping mapping) const override {
+    KernelTuning tuning = tuningFor(kernel, mapping);
+    tuning.mapping = mapping;
+    return tuning;
+  }
+  TileMapping getPreferredMapping(TunedKernel kernel,
+                                  const KernelShape &shape) const override {
+    return preferredMapping(kernel, shape);
+  }
+};
+} // namespace
+
+void mlir::kda::registerHopperKernelTuning() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerKernelTuningTarget(kHopperTuningName,
+                               std::make_unique<HopperKernelTuning>());
+  });
 }

@@ -4,6 +4,9 @@
 // RUN: kda-opt %s --convert-kda-to-tile="mapping=registers block-k=64" | FileCheck %s --check-prefix=BLOCKK
 // RUN: not kda-opt %s --convert-kda-to-tile=mapping=simt 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: kda-opt %s --convert-kda-to-tile=fusable-chunk-stages | FileCheck %s --check-prefix=FUSABLE
+// RUN: kda-opt %s --convert-kda-to-tile=tuning=sm_90 | FileCheck %s --check-prefix=TUNED
+// RUN: kda-opt %s --convert-kda-to-tile=tuning=test-uniform | FileCheck %s --check-prefix=UNIFORM
+// RUN: not kda-opt %s --convert-kda-to-tile=tuning=sm_100 2>&1 | FileCheck %s --check-prefix=NOTARGET
 
 // Each kernel's launch shape comes from the target's kernel tuning, for the
 // mapping its tiles will get, and is recorded as its tile.tuning. By default
@@ -58,6 +61,16 @@
 // FUSABLE-SAME: tile.tuning = #tile.tuning<threads = 128, block_k = 64>} {
 
 // BAD: error: mapping must be 'tuned', 'registers' or 'shared-memory', got 'simt'
+
+// The tuning comes from the target the `tuning` option names: sm_90 (the
+// Hopper tuning, the default) above; kda-opt's test target gives every
+// kernel 32 threads and K tiles of 16, and the kernels are built with them.
+// UNIFORM-LABEL: func.func @exact_inter_solve_0
+// UNIFORM-SAME: tile.tuning = #tile.tuning<threads = 32, block_k = 16>}
+// UNIFORM: tile.load %arg0{{.*}} -> tensor<16x16xbf16>
+// UNIFORM-LABEL: func.func @gate_gate_cumsum_0
+// UNIFORM-SAME: tile.tuning = #tile.tuning<threads = 32, block_k = 16>} {
+// NOTARGET: error: no kernel tuning target named 'sm_100' (registered: sm_90, test-uniform)
 
 func.func @exact(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
                  %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>,
