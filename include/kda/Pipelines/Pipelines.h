@@ -68,10 +68,12 @@ struct KDAPipelineOptions : public PassPipelineOptions<KDAPipelineOptions> {
 struct KDAToPTXPipelineOptions
     : public PassPipelineOptions<KDAToPTXPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU architecture (sm_90, sm_90a, ...)"),
+      *this, "chip",
+      llvm::cl::desc("Target GPU architecture (sm_90, sm_90a, ...)"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features (at least +ptx80 for sm_90)"),
+      *this, "features",
+      llvm::cl::desc("PTX features (at least +ptx80 for sm_90)"),
       llvm::cl::init("+ptx80")};
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("LLVM optimization level"),
@@ -84,8 +86,8 @@ struct KDAToPTXPipelineOptions
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
-      llvm::cl::desc("kda-serialize-gpu-modules format: isa (PTX), bin (cubin), "
-                     "llvm, fatbin"),
+      llvm::cl::desc("kda-serialize-gpu-modules format: isa (PTX), bin "
+                     "(cubin), llvm, fatbin"),
       llvm::cl::init("isa")};
   PassOptions::Option<int64_t> numThreads{
       *this, "num-threads",

@@ -136,12 +136,12 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// 2^(G_i,d - G_j,d) multiply q_i,d k_j,d and k_i,d k_j,d, summed along
   /// d; the sums of the pairs other than n > i >= j are then replaced by 0
   /// (so no exponent of an unwritten or later row counts; their sums may
-  /// be inf or NaN, which the select discards). The broadcasts and the elementwise
-  /// math fuse into the two sums: no [BK, BC, BC] tile is stored. The
-  /// operands are written as transposed [BK, BC] tiles; the lowering folds
-  /// the transposes into the sums' indexing maps, so the loaded [BC, BK]
-  /// tiles are read in place (rows padded against bank conflicts), 4
-  /// consecutive d per 16-byte shared-memory load.
+  /// be inf or NaN, which the select discards). The broadcasts and the
+  /// elementwise math fuse into the two sums: no [BK, BC, BC] tile is
+  /// stored. The operands are written as transposed [BK, BC] tiles; the
+  /// lowering folds the transposes into the sums' indexing maps, so the
+  /// loaded [BC, BK] tiles are read in place (rows padded against bank
+  /// conflicts), 4 consecutive d per 16-byte shared-memory load.
   SmallVector<Value> exactKStep(Value row0, Value n, Value col,
                                 ValueRange acc) {
     Value qs = t.trans(loadRows(q, row0, qkHead, col));

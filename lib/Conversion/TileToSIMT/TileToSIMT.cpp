@@ -260,7 +260,8 @@ struct ConvertTileToSIMTPass
           !tile::hasLaidOutTiles(kernel))
         continue;
       int64_t numThreads = numThreadsDefault;
-      if (auto tuning = tile::TuningAttr::lookup(kernel)) {
+      auto tuning = tile::TuningAttr::lookup(kernel);
+      if (tuning) {
         numThreads = tuning.getThreads();
       } else {
         if (numThreads < 1 || numThreads > tile::TuningAttr::kMaxThreads) {
@@ -270,7 +271,8 @@ struct ConvertTileToSIMTPass
               << tile::TuningAttr::kMaxThreads << "], got " << numThreads;
           return signalPassFailure();
         }
-        tile::TuningAttr::get(ctx, numThreads).attachTo(kernel);
+        tuning = tile::TuningAttr::get(ctx, numThreads);
+        tuning.attachTo(kernel);
       }
       if (failed(checkRegisterKernel(kernel, numThreads)))
         return signalPassFailure();
@@ -285,7 +287,6 @@ struct ConvertTileToSIMTPass
           converter, ctx);
       SharedOperandMap sharedOperands;
       // The pass's prefetch, or the kernel tuning's two stages.
-      auto tuning = tile::TuningAttr::lookup(kernel);
       if (prefetch || tuning.getStages() >= 2)
         prefetchKeptLoads(kernel, sharedOperands);
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
