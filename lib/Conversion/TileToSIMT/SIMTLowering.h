@@ -185,6 +185,7 @@ bool keepsInSharedMemory(tile::ConvertLayoutOp convert);
 LogicalResult checkDotOnRegisters(Operation *dot);
 LogicalResult checkBroadcastOnRegisters(Operation *broadcast);
 LogicalResult checkReduceOnRegisters(Operation *reduce);
+LogicalResult checkScanOnRegisters(Operation *scan);
 
 /// Patterns of the per-op lowerings, each in its own file.
 void populateSIMTMemoryPatterns(const TypeConverter &converter,
@@ -193,6 +194,8 @@ void populateSIMTMemoryPatterns(const TypeConverter &converter,
 void populateSIMTDotPatterns(const TypeConverter &converter,
                              RewritePatternSet &patterns,
                              const SharedOperandMap &sharedOperands);
+void populateSIMTScanPatterns(const TypeConverter &converter,
+                              RewritePatternSet &patterns);
 void populateSIMTRegisterPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateSIMTInversePatterns(const TypeConverter &converter,

@@ -204,11 +204,6 @@ LogicalResult checkRegisterKernel(func::FuncOp kernel, int64_t numThreads) {
     return success();
   };
   WalkResult result = kernel.walk([&](Operation *op) {
-    if (isa<tile::ScanOp>(op)) {
-      op->emitOpError() << "has no lowering on register tiles yet; keep this "
-                           "kernel's tiles without layouts";
-      return WalkResult::interrupt();
-    }
     if (auto constant = dyn_cast<arith::ConstantOp>(op);
         constant && isRegisterTile(constant.getType()) &&
         !isa<SplatElementsAttr>(constant.getValue())) {
@@ -237,6 +232,8 @@ LogicalResult checkRegisterKernel(func::FuncOp kernel, int64_t numThreads) {
       fits = checkBroadcastOnRegisters(op);
     else if (isa<tile::ReduceOp>(op))
       fits = checkReduceOnRegisters(op);
+    else if (isa<tile::ScanOp>(op))
+      fits = checkScanOnRegisters(op);
     return failed(fits) ? WalkResult::interrupt() : WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -292,6 +289,7 @@ struct ConvertTileToSIMTPass
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);
       populateSIMTRegisterPatterns(converter, patterns);
+      populateSIMTScanPatterns(converter, patterns);
       populateSIMTInversePatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                            target);

@@ -9,11 +9,11 @@
 // the same warp split. In a kernel where a dot's B operand is computed
 // from a dot's result (a recurrence), the warps go along N instead, so
 // that each warp keeps its own columns of the whole chain. Layouts then spread until nothing changes:
-// forward (an elementwise result takes its operands' layout, a reduction
+// forward (an elementwise result and a scan take their operands' layout, a reduction
 // the slice of its input's, a transpose the permuted input's, a loop
 // result its initial value's) and backward (a value nobody has placed yet
-// takes the layout its first user asks for: an elementwise op the
-// result's, a dot its operand layout, a broadcast the slice of the
+// takes the layout its first user asks for: an elementwise op or a scan
+// the result's, a dot its operand layout, a broadcast the slice of the
 // result's, a transpose the permuted result's, a loop its iter_arg's).
 // Tiles still without a layout (say a load that only a store reads) take
 // a coalesced layout (16 bytes per lane along the last dimension), and
@@ -26,7 +26,7 @@
 // memory), only from their producers and users.
 //
 // Kernels it cannot place are left alone, to the shared-memory mapping:
-// those with tile.scan, dots of f32 operands at ieee precision, tiles of
+// those with a reverse tile.scan, dots of f32 operands at ieee precision, tiles of
 // rank above 2 or of sizes that are not powers of 2, and ops it does not
 // know on tiles.
 //
@@ -391,7 +391,8 @@ std::string LayoutAssignment::findObstacle() {
     } else if (!isElementwise(op) &&
                !isa<arith::ConstantOp, tile::LoadOp, tile::StoreOp,
                     tile::SplatOp, tile::IotaOp, tile::TriMaskOp,
-                    tile::BroadcastOp, tile::ReduceOp, tile::TransOp,
+                    tile::BroadcastOp, tile::ReduceOp, tile::ScanOp,
+                    tile::TransOp,
                     tile::UnitLowerInverseOp, tensor::EmptyOp, scf::ForOp,
                     scf::IfOp, scf::YieldOp>(op)) {
       reason = "'" + op->getName().getStringRef().str() + "' on tiles";
@@ -403,6 +404,13 @@ std::string LayoutAssignment::findObstacle() {
         reason = "a constant tile that is not a splat";
         return WalkResult::interrupt();
       }
+    if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+      if (scan.getReverse() ||
+          getTileType(scan).getElementType().getIntOrFloatBitWidth() != 32) {
+        reason = "a reverse tile.scan or one of other than 32-bit elements";
+        return WalkResult::interrupt();
+      }
+    }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       RankedTensorType type = getTileType(reduce.getInput());
       if (type.getRank() != 2 ||
@@ -451,7 +459,7 @@ DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand,
     const DotLayouts &d = dots.find(owner)->second;
     return index == 0 ? d.a : index == 1 ? d.b : d.acc;
   }
-  if (isElementwise(owner)) {
+  if (isElementwise(owner) || isa<tile::ScanOp>(owner)) {
     DistLayoutAttr result = known(owner->getResult(0));
     // A select's i1 condition, a compare's operands: all of the result's
     // shape, so all in the result's layout.
@@ -496,7 +504,7 @@ bool LayoutAssignment::spreadForward(Operation *op) {
   bool changed = false;
   if (auto dot = dyn_cast<tile::DotOp>(op))
     return place(dot.getResult(), dots.find(op)->second.acc);
-  if (isElementwise(op)) {
+  if (isElementwise(op) || isa<tile::ScanOp>(op)) {
     for (Value operand : op->getOperands())
       if (DistLayoutAttr layout = layouts.lookup(operand)) {
         for (Value result : op->getResults())

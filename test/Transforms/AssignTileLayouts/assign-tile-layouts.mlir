@@ -169,15 +169,33 @@ func.func @computed_a_operand(%q: memref<64x64xbf16>, %g: memref<64x64xf32>, %ou
 
 // -----
 
-// Kernels that cannot run on registers keep their tiles as they are.
-// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has 'tile.scan' on tiles
+// A forward scan keeps its input's layout (here the coalesced one of the
+// load: nothing else anchors the kernel).
+// REMARK: remark: @{{.*}} runs on registers
 // CHECK-LABEL: func.func @scan
-// CHECK: tile.scan add %{{.*}} dim 0 : tensor<16x16xf32>{{$}}
+// CHECK: %[[T:.*]] = tile.load %{{.*}} -> tensor<16x16xf32, #[[L:.*]]>
+// CHECK: tile.scan add %[[T]] dim 0 : tensor<16x16xf32, #[[L]]>
 func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
   %s = tile.scan add %t dim 0 : tensor<16x16xf32>
+  tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+// Kernels that cannot run on registers keep their tiles as they are: a
+// reverse scan has no register lowering.
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a reverse tile.scan or one of other than 32-bit elements
+// CHECK-LABEL: func.func @reverse_scan
+// CHECK: tile.scan add %{{.*}} dim 0 reverse : tensor<16x16xf32>{{$}}
+func.func @reverse_scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
+  %s = tile.scan add %t dim 0 reverse : tensor<16x16xf32>
   tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
   return
 }
