@@ -20,9 +20,10 @@
 //     buffer between two barriers, and every thread combines those of the
 //     warps before its own, in warp order.
 //
-// The input and result share one layout (tile.scan's types are equal).
-// Forward scans only: a reverse scan is refused (kda-assign-tile-layouts
-// leaves such a kernel on the shared-memory mapping).
+// A reverse scan runs the same steps from the other end: registers in
+// descending order, shuffles down, the lanes, segments and warps after
+// its own. The input and result share one layout (tile.scan's types are
+// equal).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace mlir;
@@ -47,8 +49,6 @@ namespace {
 
 /// The part of a scan's checks that the lowering relies on.
 LogicalResult checkScan(tile::ScanOp op) {
-  if (op.getReverse())
-    return op.emitOpError() << "on register tiles scans forward only";
   Type element = cast<RankedTensorType>(op.getType()).getElementType();
   if (element.getIntOrFloatBitWidth() != 32)
     return op.emitOpError()
@@ -69,6 +69,7 @@ struct ScanInRegisters : OpConversionPattern<tile::ScanOp> {
     Location loc = op.getLoc();
     Type element = type.getElementType();
     const int64_t dim = op.getDim();
+    const bool reverse = op.getReverse();
     const int64_t numWarps = getProgramWarps(op);
     tile::CombineKind kind = op.getKind();
     auto combine = [&](Value lhs, Value rhs) {
@@ -106,21 +107,33 @@ struct ScanInRegisters : OpConversionPattern<tile::ScanOp> {
     const int64_t lanes = layout.getLanes()[dim];
     const int64_t laneStride = layout.getLaneStrides()[dim];
     ThreadPosition thread = getThreadPosition(rewriter, loc);
-    // The thread's lane coordinate along `dim` and the lane holding the
-    // last one of its lane group.
+    // The thread's lane coordinate along `dim`, and the lane of its group
+    // that the scan reaches last (the last one along `dim`, the first one
+    // in reverse), which holds the group's total.
     Value laneAlong = arith::RemUIOp::create(
         rewriter, loc,
         arith::DivUIOp::create(rewriter, loc, thread.lane, cst(laneStride)),
         cst(lanes));
-    Value lastLane = arith::IndexCastOp::create(
+    Value endLane = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getI32Type(),
-        arith::AddIOp::create(
-            rewriter, loc, thread.lane,
-            arith::MulIOp::create(
-                rewriter, loc,
-                arith::SubIOp::create(rewriter, loc, cst(lanes - 1),
-                                      laneAlong),
-                cst(laneStride))));
+        reverse ? arith::SubIOp::create(
+                      rewriter, loc, thread.lane,
+                      arith::MulIOp::create(rewriter, loc, laneAlong,
+                                            cst(laneStride)))
+                      .getResult()
+                : arith::AddIOp::create(
+                      rewriter, loc, thread.lane,
+                      arith::MulIOp::create(
+                          rewriter, loc,
+                          arith::SubIOp::create(rewriter, loc,
+                                                cst(lanes - 1), laneAlong),
+                          cst(laneStride)))
+                      .getResult());
+    // The lanes that come first along the scan's direction, and the shuffle
+    // that brings a value from a lane before.
+    Value firstLaneAlong = cst(reverse ? lanes - 1 : 0);
+    gpu::ShuffleMode fromBefore =
+        reverse ? gpu::ShuffleMode::DOWN : gpu::ShuffleMode::UP;
 
     SmallVector<Value> values(layout.getNumRegisters());
     SmallVector<Value> columnTotals(columns.size());
@@ -132,27 +145,33 @@ struct ScanInRegisters : OpConversionPattern<tile::ScanOp> {
         Value total = values[segment.back()];
         Value inclusive = total;
         for (int64_t step = 1; step < lanes; step *= 2) {
-          auto up = gpu::ShuffleOp::create(
+          auto shifted = gpu::ShuffleOp::create(
               rewriter, loc, inclusive, i32(step * laneStride),
-              i32(DistLayoutAttr::kWarpSize), gpu::ShuffleMode::UP);
-          Value from = arith::CmpIOp::create(rewriter, loc,
-                                             arith::CmpIPredicate::uge,
-                                             laneAlong, cst(step));
+              i32(DistLayoutAttr::kWarpSize), fromBefore);
+          // A lane at least `step` lanes from the first one takes it.
+          Value from =
+              reverse ? arith::CmpIOp::create(rewriter, loc,
+                                              arith::CmpIPredicate::ult,
+                                              laneAlong, cst(lanes - step))
+                      : arith::CmpIOp::create(rewriter, loc,
+                                              arith::CmpIPredicate::uge,
+                                              laneAlong, cst(step));
           inclusive = arith::SelectOp::create(
               rewriter, loc, from,
-              combine(up.getShuffleResult(), inclusive), inclusive);
+              combine(shifted.getShuffleResult(), inclusive), inclusive);
         }
         Value before;
         if (lanes > 1) {
-          auto up = gpu::ShuffleOp::create(
+          auto shifted = gpu::ShuffleOp::create(
               rewriter, loc, inclusive, i32(laneStride),
-              i32(DistLayoutAttr::kWarpSize), gpu::ShuffleMode::UP);
+              i32(DistLayoutAttr::kWarpSize), fromBefore);
           Value first = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq, laneAlong, cst(0));
+              rewriter, loc, arith::CmpIPredicate::eq, laneAlong,
+              firstLaneAlong);
           before = arith::SelectOp::create(rewriter, loc, first, identity,
-                                           up.getShuffleResult());
+                                           shifted.getShuffleResult());
           Value all = gpu::ShuffleOp::create(
-                          rewriter, loc, inclusive, lastLane,
+                          rewriter, loc, inclusive, endLane,
                           i32(DistLayoutAttr::kWarpSize),
                           gpu::ShuffleMode::IDX)
                           .getShuffleResult();
@@ -168,10 +187,15 @@ struct ScanInRegisters : OpConversionPattern<tile::ScanOp> {
         carry = carry ? combine(carry, total) : total;
         segment.clear();
       };
-      // 1. In registers, segment by segment (elems consecutive offsets).
-      for (auto [along, r] : column) {
+      // 1. In registers, segment by segment (elems consecutive offsets),
+      // in the scan's direction.
+      SmallVector<std::pair<int64_t, int64_t>> order(column.begin(),
+                                                     column.end());
+      if (reverse)
+        std::reverse(order.begin(), order.end());
+      for (auto [along, r] : order) {
         Value v = extractRegister(rewriter, loc, adaptor.getInput(), r);
-        bool starts = along % (lanes * elems) == 0;
+        bool starts = along % (lanes * elems) == (reverse ? elems - 1 : 0);
         if (starts && !segment.empty())
           finishSegment();
         values[r] = segment.empty() ? v : combine(values[segment.back()], v);
@@ -205,12 +229,12 @@ struct ScanInRegisters : OpConversionPattern<tile::ScanOp> {
           arith::DivUIOp::create(rewriter, loc, thread.warp,
                                  cst(layout.getWarpStrides()[dim])),
           cst(warps));
-      // One writer per column element and warp: the last lane along `dim`
+      // One writer per column element and warp: the first lane along `dim`
       // (every lane holds the total), no replica of the input.
       Value writer = arith::AndIOp::create(
           rewriter, loc,
           arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                laneAlong, cst(lanes - 1)),
+                                laneAlong, cst(0)),
           isCopyOwner(rewriter, loc, layout, thread, numWarps));
       gpu::BarrierOp::create(rewriter, loc);
       scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
@@ -221,13 +245,17 @@ struct ScanInRegisters : OpConversionPattern<tile::ScanOp> {
       });
       gpu::BarrierOp::create(rewriter, loc);
       for (auto [c, column] : llvm::enumerate(columns)) {
-        // The warps before this thread's, in order (identity in the first).
+        // The warps before this thread's along the scan, in order
+        // (identity in the first).
         Value before = identity;
-        for (int64_t w = 0; w + 1 < warps; ++w) {
+        for (int64_t i = 0; i + 1 < warps; ++i) {
+          int64_t w = reverse ? warps - 1 - i : i;
           Value v = memref::LoadOp::create(rewriter, loc, scratch,
                                            indices(cst(w), c));
           Value counts = arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::ult, cst(w), warpAlong);
+              rewriter, loc,
+              reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
+              cst(w), warpAlong);
           before = arith::SelectOp::create(rewriter, loc, counts,
                                            combine(before, v), before);
         }

@@ -26,7 +26,7 @@
 // memory), only from their producers and users.
 //
 // Kernels it cannot place are left alone, to the shared-memory mapping:
-// those with a reverse tile.scan, dots of f32 operands at ieee precision, tiles of
+// those with a tile.scan of 16-bit elements, dots of f32 operands at ieee precision, tiles of
 // rank above 2 or of sizes that are not powers of 2, and ops it does not
 // know on tiles.
 //
@@ -405,9 +405,8 @@ std::string LayoutAssignment::findObstacle() {
         return WalkResult::interrupt();
       }
     if (auto scan = dyn_cast<tile::ScanOp>(op)) {
-      if (scan.getReverse() ||
-          getTileType(scan).getElementType().getIntOrFloatBitWidth() != 32) {
-        reason = "a reverse tile.scan or one of other than 32-bit elements";
+      if (getTileType(scan).getElementType().getIntOrFloatBitWidth() != 32) {
+        reason = "a tile.scan of other than 32-bit elements";
         return WalkResult::interrupt();
       }
     }

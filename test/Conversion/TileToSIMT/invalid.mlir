@@ -41,19 +41,6 @@ func.func @too_few_warps(%x: memref<64x16xf32>)
 
 #acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
 
-func.func @scan(%x: memref<16x16xf32>)
-    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
-  %c0 = arith.constant 0 : index
-  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
-  // expected-error @+1 {{'tile.scan' op on register tiles scans forward only}}
-  %s = tile.scan add %t dim 0 reverse : tensor<16x16xf32, #acc>
-  return
-}
-
-// -----
-
-#acc = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
-
 func.func @scan_f16(%x: memref<16x16xf16>)
     attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index

@@ -1,6 +1,6 @@
 // RUN: kda-opt %s --convert-tile-to-simt --canonicalize --cse | FileCheck %s
 
-// tile.scan on register tiles (SIMTScan.cpp), forward, along dimension 0.
+// tile.scan on register tiles (SIMTScan.cpp).
 
 // 64 rows over 4 warps (warp stride 1), 8 register blocks (batch), 2 lanes
 // (lane stride 16), one element per lane: row = ((w * 8 + b) * 2 + l).
@@ -55,5 +55,31 @@ func.func @scan_columns(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   %s = tile.scan max %t dim 1 : tensor<16x16xf32, #acc>
   tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<16x16xf32>
+  return
+}
+
+// A reverse scan of the same rows: shuffles down, the lane after (a
+// shuffle down by 16, the identity in the last lane along the rows), the
+// group's total from its first lane, and the warps after this one's.
+// CHECK-LABEL: func.func @reverse_scan_rows
+// CHECK-NOT: gpu.shuffle up
+// CHECK: gpu.shuffle down %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: arith.cmpi ult
+// CHECK: gpu.shuffle down %{{.*}}, %c16_i32, %c32_i32 : f32
+// CHECK: gpu.shuffle idx
+// CHECK: %[[RSCRATCH:.*]] = memref.alloc() : memref<4x32xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[RSCRATCH]][%c3,
+// CHECK: memref.load %[[RSCRATCH]][%c2,
+// CHECK: memref.load %[[RSCRATCH]][%c1,
+// CHECK-NOT: memref.load %[[RSCRATCH]][%c0,
+// CHECK: return
+func.func @reverse_scan_rows(%x: memref<64x32xf32>, %y: memref<64x32xf32>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<64x32xf32> -> tensor<64x32xf32, #rows>
+  %s = tile.scan add %t dim 0 reverse : tensor<64x32xf32, #rows>
+  tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<64x32xf32, #rows>, memref<64x32xf32>
   return
 }

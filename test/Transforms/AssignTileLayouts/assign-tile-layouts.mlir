@@ -187,16 +187,16 @@ func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // -----
 
 // Kernels that cannot run on registers keep their tiles as they are: a
-// reverse scan has no register lowering.
-// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a reverse tile.scan or one of other than 32-bit elements
-// CHECK-LABEL: func.func @reverse_scan
-// CHECK: tile.scan add %{{.*}} dim 0 reverse : tensor<16x16xf32>{{$}}
-func.func @reverse_scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+// scan of 16-bit elements (warp shuffles move 32 bits).
+// REMARK: remark: @{{.*}} stays on the shared-memory mapping: it has a tile.scan of other than 32-bit elements
+// CHECK-LABEL: func.func @scan_f16
+// CHECK: tile.scan add %{{.*}} dim 0 : tensor<16x16xf16>{{$}}
+func.func @scan_f16(%x: memref<16x16xf16>, %y: memref<16x16xf16>)
     attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
-  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
-  %s = tile.scan add %t dim 0 reverse : tensor<16x16xf32>
-  tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf16> -> tensor<16x16xf16>
+  %s = tile.scan add %t dim 0 : tensor<16x16xf16>
+  tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf16>, memref<16x16xf16>
   return
 }
 
