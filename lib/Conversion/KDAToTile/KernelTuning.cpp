@@ -9,7 +9,6 @@
 
 #include "kda/Dialect/Tile/TileDialect.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 

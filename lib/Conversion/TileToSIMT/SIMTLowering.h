@@ -113,6 +113,30 @@ Value loadFromSharedBuffer(OpBuilder &b, Location loc, Value buffer,
                            RankedTensorType type,
                            ArrayRef<int64_t> permutation = {});
 
+/// What the warps along dimension `dim` of a tile in `layout` exchange
+/// when they reduce or scan along it: each warp's value for each element of
+/// the slice (`layout.getSlice(dim)`), in a shared [warps along `dim`,
+/// slice shape] buffer.
+struct WarpExchange {
+  /// The shared buffer, the thread's offsets in the slice and the slice.
+  Value buffer;
+  SmallVector<Value> base;
+  DistLayoutAttr slice;
+  /// This thread's warp coordinate along `dim`.
+  Value warpAlong;
+  /// Loads warp `warp`'s value of slice register `reg` of this thread.
+  Value load(OpBuilder &b, Location loc, int64_t warp, int64_t reg) const;
+};
+
+/// Stores `values` (this thread's value for each register of
+/// `layout.getSlice(dim)`, the same in every lane along `dim`) into a new
+/// WarpExchange buffer: a barrier, lane 0 along `dim` of each warp (no
+/// replica of `layout`) stores, a barrier; every thread may then load.
+WarpExchange exchangeAcrossWarps(OpBuilder &b, Location loc,
+                                 DistLayoutAttr layout, int64_t dim,
+                                 ArrayRef<Value> values,
+                                 ThreadPosition thread, int64_t numWarps);
+
 /// Moves the tile held in `registers` (laid out as in `srcType`) into the
 /// layout of `dstType` through a shared-memory buffer of the source's
 /// shape: a barrier (readers of an earlier trip through a loop), owners

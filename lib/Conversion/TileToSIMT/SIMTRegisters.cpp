@@ -260,56 +260,13 @@ struct ReduceInRegisters : OpConversionPattern<tile::ReduceOp> {
     // column of its elements in warp order.
     const int64_t warps = src.getWarps()[dim];
     if (warps > 1) {
-      ThreadPosition thread = getThreadPosition(rewriter, loc);
-      auto cst = [&](int64_t v) {
-        return arith::ConstantIndexOp::create(rewriter, loc, v);
-      };
-      SmallVector<int64_t> shape{warps};
-      llvm::append_range(shape, slice.getTileShape());
-      auto space = gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                              gpu::AddressSpace::Workgroup);
-      Value scratch = memref::AllocOp::create(
-          rewriter, loc,
-          MemRefType::get(shape, element, MemRefLayoutAttrInterface(), space));
-      SmallVector<Value> base = getThreadOffsets(rewriter, loc, slice, thread);
-      auto indices = [&](Value warpIndex, int64_t reg) {
-        SmallVector<Value> idx{warpIndex};
-        for (auto [v, o] : llvm::zip(base, slice.getRegisterOffsets(reg)))
-          idx.push_back(o ? arith::AddIOp::create(rewriter, loc, v, cst(o))
-                                .getResult()
-                          : v);
-        return idx;
-      };
-      Value warpAlongDim = arith::RemUIOp::create(
-          rewriter, loc,
-          arith::DivUIOp::create(rewriter, loc, thread.warp,
-                                 cst(src.getWarpStrides()[dim])),
-          cst(warps));
-      // One writer per element and warp along `dim`: lane 0 along `dim`,
-      // and no replica of the input.
-      Value laneAlongDim = arith::RemUIOp::create(
-          rewriter, loc,
-          arith::DivUIOp::create(rewriter, loc, thread.lane,
-                                 cst(src.getLaneStrides()[dim])),
-          cst(lanes));
-      Value writer = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                laneAlongDim, cst(0)),
-          isCopyOwner(rewriter, loc, src, thread, numWarps));
-      gpu::BarrierOp::create(rewriter, loc);
-      scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
-        for (auto [reg, partial] : llvm::enumerate(partials))
-          memref::StoreOp::create(b, l, partial, scratch,
-                                  indices(warpAlongDim, reg));
-        scf::YieldOp::create(b, l);
-      });
-      gpu::BarrierOp::create(rewriter, loc);
+      WarpExchange exchange =
+          exchangeAcrossWarps(rewriter, loc, src, dim, partials,
+                              getThreadPosition(rewriter, loc), numWarps);
       for (auto [reg, partial] : llvm::enumerate(partials)) {
         Value total;
         for (int64_t w = 0; w < warps; ++w) {
-          Value v = memref::LoadOp::create(rewriter, loc, scratch,
-                                           indices(cst(w), reg));
+          Value v = exchange.load(rewriter, loc, w, reg);
           total = total ? combine(total, v) : v;
         }
         partial = total;
@@ -336,6 +293,72 @@ struct ReduceInRegisters : OpConversionPattern<tile::ReduceOp> {
 };
 
 } // namespace
+
+Value WarpExchange::load(OpBuilder &b, Location loc, int64_t warp,
+                        int64_t reg) const {
+  SmallVector<Value> idx{arith::ConstantIndexOp::create(b, loc, warp)};
+  for (auto [v, o] : llvm::zip(base, slice.getRegisterOffsets(reg)))
+    idx.push_back(
+        o ? arith::AddIOp::create(b, loc, v,
+                                  arith::ConstantIndexOp::create(b, loc, o))
+                .getResult()
+          : v);
+  return memref::LoadOp::create(b, loc, buffer, idx);
+}
+
+WarpExchange simt::exchangeAcrossWarps(OpBuilder &b, Location loc,
+                                       DistLayoutAttr layout, int64_t dim,
+                                       ArrayRef<Value> values,
+                                       ThreadPosition thread,
+                                       int64_t numWarps) {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto coordinate = [&](Value id, int64_t stride, int64_t count) {
+    return arith::RemUIOp::create(
+               b, loc, arith::DivUIOp::create(b, loc, id, cst(stride)),
+               cst(count))
+        .getResult();
+  };
+  WarpExchange exchange;
+  exchange.slice = layout.getSlice(dim);
+  const int64_t warps = layout.getWarps()[dim];
+  SmallVector<int64_t> shape{warps};
+  llvm::append_range(shape, exchange.slice.getTileShape());
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  Type element = values.front().getType();
+  exchange.buffer = memref::AllocOp::create(
+      b, loc,
+      MemRefType::get(shape, element, MemRefLayoutAttrInterface(), space));
+  exchange.base = getThreadOffsets(b, loc, exchange.slice, thread);
+  exchange.warpAlong =
+      coordinate(thread.warp, layout.getWarpStrides()[dim], warps);
+  // One writer per element and warp along `dim`: lane 0 along `dim`, and
+  // no replica of the input.
+  Value laneAlong = coordinate(thread.lane, layout.getLaneStrides()[dim],
+                               layout.getLanes()[dim]);
+  Value writer = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneAlong,
+                            cst(0)),
+      isCopyOwner(b, loc, layout, thread, numWarps));
+  gpu::BarrierOp::create(b, loc);
+  scf::IfOp::create(b, loc, writer, [&](OpBuilder &nested, Location l) {
+    for (auto [reg, value] : llvm::enumerate(values)) {
+      SmallVector<Value> idx{exchange.warpAlong};
+      for (auto [v, o] :
+           llvm::zip(exchange.base, exchange.slice.getRegisterOffsets(reg)))
+        idx.push_back(o ? arith::AddIOp::create(nested, l, v, cst(o))
+                              .getResult()
+                        : v);
+      memref::StoreOp::create(nested, l, value, exchange.buffer, idx);
+    }
+    scf::YieldOp::create(nested, l);
+  });
+  gpu::BarrierOp::create(b, loc);
+  return exchange;
+}
 
 LogicalResult simt::checkBroadcastOnRegisters(Operation *broadcast) {
   auto op = cast<tile::BroadcastOp>(broadcast);

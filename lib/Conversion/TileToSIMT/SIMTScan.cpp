@@ -16,7 +16,8 @@
 //     along d);
 //  3. in registers, over the (b, o) segments in order: each takes the
 //     running total of the segments before it;
-//  4. across the warps along d: each warp's column totals go to a shared
+//  4. across the warps along d (exchangeAcrossWarps, shared with the
+//     reductions): each warp's column totals go to a shared
 //     buffer between two barriers, and every thread combines those of the
 //     warps before its own, in warp order.
 //
@@ -34,8 +35,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <algorithm>
@@ -208,54 +207,20 @@ struct ScanInRegisters : OpConversionPattern<tile::ScanOp> {
     // 4. Across the warps along `dim`.
     const int64_t warps = layout.getWarps()[dim];
     if (warps > 1) {
-      SmallVector<int64_t> shape{warps};
-      llvm::append_range(shape, slice.getTileShape());
-      auto space = gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                              gpu::AddressSpace::Workgroup);
-      Value scratch = memref::AllocOp::create(
-          rewriter, loc,
-          MemRefType::get(shape, element, MemRefLayoutAttrInterface(), space));
-      SmallVector<Value> base = getThreadOffsets(rewriter, loc, slice, thread);
-      auto indices = [&](Value warpIndex, int64_t column) {
-        SmallVector<Value> idx{warpIndex};
-        for (auto [v, o] : llvm::zip(base, slice.getRegisterOffsets(column)))
-          idx.push_back(o ? arith::AddIOp::create(rewriter, loc, v, cst(o))
-                                .getResult()
-                          : v);
-        return idx;
-      };
-      Value warpAlong = arith::RemUIOp::create(
-          rewriter, loc,
-          arith::DivUIOp::create(rewriter, loc, thread.warp,
-                                 cst(layout.getWarpStrides()[dim])),
-          cst(warps));
-      // One writer per column element and warp: the first lane along `dim`
-      // (every lane holds the total), no replica of the input.
-      Value writer = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                laneAlong, cst(0)),
-          isCopyOwner(rewriter, loc, layout, thread, numWarps));
-      gpu::BarrierOp::create(rewriter, loc);
-      scf::IfOp::create(rewriter, loc, writer, [&](OpBuilder &b, Location l) {
-        for (auto [c, total] : llvm::enumerate(columnTotals))
-          memref::StoreOp::create(b, l, total, scratch,
-                                  indices(warpAlong, c));
-        scf::YieldOp::create(b, l);
-      });
-      gpu::BarrierOp::create(rewriter, loc);
+      // Every lane along `dim` holds its column totals.
+      WarpExchange exchange = exchangeAcrossWarps(
+          rewriter, loc, layout, dim, columnTotals, thread, numWarps);
       for (auto [c, column] : llvm::enumerate(columns)) {
         // The warps before this thread's along the scan, in order
         // (identity in the first).
         Value before = identity;
         for (int64_t i = 0; i + 1 < warps; ++i) {
           int64_t w = reverse ? warps - 1 - i : i;
-          Value v = memref::LoadOp::create(rewriter, loc, scratch,
-                                           indices(cst(w), c));
+          Value v = exchange.load(rewriter, loc, w, c);
           Value counts = arith::CmpIOp::create(
               rewriter, loc,
               reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
-              cst(w), warpAlong);
+              cst(w), exchange.warpAlong);
           before = arith::SelectOp::create(rewriter, loc, counts,
                                            combine(before, v), before);
         }
