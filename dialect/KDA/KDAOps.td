@@ -473,6 +473,121 @@ def KDA_StateScanOutputOp : KDA_Op<"state_scan_output",
 }
 
 //===----------------------------------------------------------------------===//
+// The recurrent form: decayed queries and keys, then one recurrence
+//===----------------------------------------------------------------------===//
+
+def KDA_DecayApplyOp : KDA_Op<"decay_apply", [Pure]> {
+  let summary = "the gated query and the decayed keys the recurrence reads";
+  let description = [{
+    Token-parallel, per chunk and value head `hv` (reading q/k head
+    `hv / (HV / H)`), with `G_last` the gate cumsum at the last valid row of
+    the chunk:
+
+    - `qg = rd(scale * q * 2^G)`, the query the output's inter-chunk term
+      multiplies the state by;
+    - `kd = rd(k * 2^G)`, the keys the state is read through;
+    - `kg = rd(k * 2^(G_last - G))`, the keys the state is updated with (as
+      `kda.wy_recompute` computes them).
+
+    `rd` rounds to the element type of `q`. Rows past the end of a sequence
+    are 0.
+
+    `q, k : [B, T, H, K]`, `G : [B, T, HV, K]` (fp32). Results `qg, kd, kg :
+    [B, T, HV, K]` in the element type of `q`. `kda-fuse-recurrence` writes
+    this op and `kda.chunk_recurrence` in place of `kda.wy_recompute`,
+    `kda.state_scan` and `kda.output`.
+
+    Example:
+
+    ```mlir
+    %qg, %kd, %kg = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+        : (tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>, tensor<?x?x8x64xf32>)
+        -> (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>)
+    ```
+  }];
+  let arguments = (ins
+    KDA_FloatTensor:$q,
+    KDA_FloatTensor:$k,
+    KDA_F32Tensor:$G,
+    Optional<KDA_SeqLens>:$cu_seqlens,
+    F32Attr:$scale,
+    DefaultValuedAttr<I64Attr, "64">:$chunk_size
+  );
+  let results = (outs KDA_FloatTensor:$qg, KDA_FloatTensor:$kd,
+                      KDA_FloatTensor:$kg);
+  let assemblyFormat = [{
+    $q `,` $k `,` $G (`cu_seqlens` $cu_seqlens^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
+    [Pure, AttrSizedOperandSegments]> {
+  let summary = "the state recurrence with the WY solve and the output inside";
+  let description = [{
+    The chunks of each sequence in order, from the decayed queries and keys
+    of `kda.decay_apply`, the solve `M` and the diagonal blocks `Aqk`:
+    per sequence `n` and value head, starting from `S = initial_state[n]`
+    (or 0), for each chunk `c`, with `Sr = S` rounded to the element type of
+    `kd`:
+
+    1. `x = rd(beta[c] * (v[c] - kd[c] . Sr))` (rounded to the element type of
+       `v`; `beta` scales rows);
+    2. `v_new = rd(tril(M[c]) . x)`, which equals `u - w . S` of
+       `kda.wy_recompute` and `kda.state_scan` (`u = M . (beta v)`,
+       `w = M . (beta k 2^G)`) up to rounding;
+    3. `o[c] = qg[c] . Sr + tril(Aqk[c]) . v_new`;
+    4. `S = diag(2^G_last[c]) . S + kg[c]^T . v_new`, where `G_last` is the
+       gate cumsum at the last valid row of the chunk.
+
+    Neither `w`, `u`, the per-chunk states `h` nor `v_new` exist in memory:
+    what the recurrence reads besides the inputs `v` and `beta` is `qg`,
+    `kd`, `kg`, `M`, `Aqk` and `G_last`. The state `S` is fp32 throughout.
+
+    Shapes: `qg, kd, kg : [B, T, HV, K]` (one element type), `v : [B, T, HV,
+    V]`, `beta : [B, T, HV]`, `M, Aqk : [B, T, HV, BT]` in the element type
+    of `kd`, `G : [B, T, HV, K]` (fp32); `o : [B, T, HV, V]` in the element
+    type of `v`; `initial_state, final_state : [N, HV, K, V]` (fp32; `[N,
+    HV, V, K]` with `state_layout` `vk`), `N` being `B` or the number of
+    sequences of `cu_seqlens`.
+
+    Example:
+
+    ```mlir
+    %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %G
+        initial_state %h0
+        : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
+           tensor<?x?x8x128xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x64xbf16>,
+           tensor<?x?x8x64xbf16>, tensor<?x?x8x64xf32>, tensor<?x8x64x128xf32>)
+        -> (tensor<?x?x8x128xbf16>, tensor<?x8x64x128xf32>)
+    ```
+  }];
+  let arguments = (ins
+    KDA_FloatTensor:$qg,
+    KDA_FloatTensor:$kd,
+    KDA_FloatTensor:$kg,
+    KDA_FloatTensor:$v,
+    KDA_FloatTensor:$beta,
+    KDA_FloatTensor:$M,
+    KDA_FloatTensor:$Aqk,
+    KDA_F32Tensor:$G,
+    Optional<KDA_F32Tensor>:$initial_state,
+    Optional<KDA_SeqLens>:$cu_seqlens,
+    DefaultValuedAttr<I64Attr, "64">:$chunk_size,
+    DefaultValuedAttr<KDA_StateLayoutAttr,
+                      "::mlir::kda::StateLayout::kv">:$state_layout
+  );
+  let results = (outs KDA_FloatTensor:$o, Optional<KDA_F32Tensor>:$final_state);
+  let assemblyFormat = [{
+    $qg `,` $kd `,` $kg `,` $v `,` $beta `,` $M `,` $Aqk `,` $G
+    (`initial_state` $initial_state^)? (`cu_seqlens` $cu_seqlens^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Whole forward
 //===----------------------------------------------------------------------===//
 

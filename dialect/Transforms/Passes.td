@@ -38,6 +38,36 @@ def FuseScanOutputPass : Pass<"kda-fuse-scan-output", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::kda::KDADialect"];
 }
 
+def FuseRecurrencePass : Pass<"kda-fuse-recurrence", "::mlir::ModuleOp"> {
+  let summary = "Write the forward's tail as kda.decay_apply and kda.chunk_recurrence";
+  let description = [{
+    Replaces each `kda.wy_recompute` whose `w`, `u` and `kg` feed only a
+    `kda.state_scan` whose `h` and `v_new` feed only a `kda.output` (or only
+    a `kda.state_scan_output`) with the recurrent form: a token-parallel
+    `kda.decay_apply` (the gated query `qg = rd(scale * q * 2^G)` and the
+    keys `kd = rd(k * 2^G)` and `kg`) and one `kda.chunk_recurrence`, which
+    multiplies each chunk's values by the solve `M` itself
+    (`v_new = M . rd(beta * (v - kd . S))`). Neither `w`, `u`, `h` nor
+    `v_new` is written to memory, the WY recompute's dots move into the
+    recurrence, and the output needs no kernel of its own. The ops must
+    agree on `G`, `cu_seqlens`, `chunk_size` and `state_layout`; others are
+    left as they are.
+
+    Example:
+
+    ```mlir
+    %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M : ...
+    %h, %vn, %ht = kda.state_scan %kg, %w, %u, %G initial_state %h0 : ...
+    %o = kda.output %q, %G, %Aqk, %h, %vn {scale = 0.125 : f32} : ...
+    // becomes
+    %qg, %kd, %kg2 = kda.decay_apply %q, %k, %G {scale = 0.125 : f32} : ...
+    %o, %ht = kda.chunk_recurrence %qg, %kd, %kg2, %v, %beta, %M, %Aqk, %G
+        initial_state %h0 : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::kda::KDADialect"];
+}
+
 def FuseTileLaunchesPass : Pass<"kda-fuse-tile-launches", "::mlir::ModuleOp"> {
   let summary = "Run neighbouring launches of one program partition as one kernel";
   let description = [{

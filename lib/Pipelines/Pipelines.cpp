@@ -42,6 +42,10 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
                                        RegisterKernels kernels, bool prefetch,
                                        int64_t numThreads) {
   pm.addPass(createConvertChunkFwdToStagesPass());
+  // The recurrent form first: it takes the scan and the output whether or
+  // not kda-fuse-scan-output has joined them.
+  if (stages.recurrence)
+    pm.addPass(createFuseRecurrencePass());
   if (stages.scanOutput)
     pm.addPass(createFuseScanOutputPass());
   // The kernels take the Hopper tuning (measured on an H200), on the CPU

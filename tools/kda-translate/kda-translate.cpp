@@ -2,7 +2,8 @@
 //
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
 //               [--no-register-tiles] [--assign-register-layouts]
-//               [--fuse-scan-output] [--fuse-chunk-kernels]
+//               [--fuse-recurrence] [--fuse-scan-output]
+//               [--fuse-chunk-kernels]
 //               [--exact-diagonal-quarters] [--exact-diagonal-factoring]
 //               [-o out.ptx]
 //
@@ -79,6 +80,14 @@ static llvm::cl::opt<kda::AddressHoisting> addressHoistingOption(
         clEnumValN(kda::AddressHoisting::all, "all", "every kernel"),
         clEnumValN(kda::AddressHoisting::none, "none", "none")));
 
+static llvm::cl::opt<bool> fuseRecurrenceOption(
+    "fuse-recurrence",
+    llvm::cl::desc("Run the forward's WY recompute, state scan and output "
+                   "as a token-parallel kda.decay_apply and one "
+                   "kda.chunk_recurrence (kda-fuse-recurrence): w, u, h and "
+                   "v_new never reach memory"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> fuseScanOutputOption(
     "fuse-scan-output",
     llvm::cl::desc("Compute the forward's output inside its state scan "
@@ -128,10 +137,11 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.registerRecurrences = registerRecurrencesOption;
   options.prefetch = prefetchOption;
   options.addressHoisting = addressHoistingOption;
-  options.fuseScanOutput = fuseScanOutputOption;
-  options.fuseChunkKernels = fuseChunkKernelsOption;
-  options.exactDiagonalQuarters = exactDiagonalQuartersOption;
-  options.exactDiagonalFactoring = exactDiagonalFactoringOption;
+  options.stages.recurrence = fuseRecurrenceOption;
+  options.stages.scanOutput = fuseScanOutputOption;
+  options.stages.chunkKernels = fuseChunkKernelsOption;
+  options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
+  options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   return options;
 }
 

@@ -12,6 +12,12 @@ namespace mlir::kda {
 /// The options every kda pipeline has: how the forward's stages are grouped
 /// into kernels and built.
 #define KDA_STAGE_OPTIONS                                                      \
+  PassOptions::Option<bool> fuseRecurrence{                                    \
+      *this, "fuse-recurrence",                                                \
+      llvm::cl::desc("Write the WY recompute, the state scan and the output "  \
+                     "as kda.decay_apply and kda.chunk_recurrence "            \
+                     "(kda-fuse-recurrence): no w, u, h or v_new in memory"),  \
+      llvm::cl::init(false)};                                                  \
   PassOptions::Option<bool> fuseScanOutput{                                    \
       *this, "fuse-scan-output",                                               \
       llvm::cl::desc("Compute the output inside the state scan "             \
@@ -42,6 +48,8 @@ namespace mlir::kda {
 /// options KDA_STAGE_OPTIONS declares); the GPU and CPU builds of a
 /// bundle take the same.
 struct StageOptions {
+  /// kda-fuse-recurrence.
+  bool recurrence = false;
   /// kda-fuse-scan-output.
   bool scanOutput = false;
   /// kda-fuse-tile-launches on the per-chunk stages.
@@ -54,8 +62,17 @@ struct StageOptions {
   /// The stage options that `options`, pipeline options with
   /// KDA_STAGE_OPTIONS, ask for.
   template <typename Options> static StageOptions of(const Options &options) {
-    return {options.fuseScanOutput, options.fuseChunkKernels,
-            options.exactDiagonalQuarters, options.exactDiagonalFactoring};
+    return {options.fuseRecurrence, options.fuseScanOutput,
+            options.fuseChunkKernels, options.exactDiagonalQuarters,
+            options.exactDiagonalFactoring};
+  }
+  /// Sets the KDA_STAGE_OPTIONS of the pipeline options `options` to these.
+  template <typename Options> void applyTo(Options &options) const {
+    options.fuseRecurrence = recurrence;
+    options.fuseScanOutput = scanOutput;
+    options.fuseChunkKernels = chunkKernels;
+    options.exactDiagonalQuarters = exactDiagonalQuarters;
+    options.exactDiagonalFactoring = exactDiagonalFactoring;
   }
 };
 

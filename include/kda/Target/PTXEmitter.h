@@ -3,6 +3,7 @@
 #ifndef KDA_TARGET_PTXEMITTER_H
 #define KDA_TARGET_PTXEMITTER_H
 
+#include "kda/Pipelines/Pipelines.h"
 #include "kda/Target/KernelTuning.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -41,17 +42,9 @@ struct PTXEmitterOptions {
   /// Which kernels compute their global addresses as a program base plus
   /// a per-access offset (gpu-hoist-uniform-addresses).
   AddressHoisting addressHoisting = AddressHoisting::tuned;
-  /// The output runs inside the state scan (kda-fuse-scan-output).
-  bool fuseScanOutput = false;
-  /// The per-chunk stages that follow one another run as one kernel
-  /// (kda-fuse-tile-launches).
-  bool fuseChunkKernels = false;
-  /// intra_diag's exact path in [8, 8] quarters (convert-kda-to-tile's
-  /// exact-diagonal-quarters).
-  bool exactDiagonalQuarters = false;
-  /// intra_diag's exact path factored where the gate drop allows
-  /// (convert-kda-to-tile's exact-diagonal-factoring).
-  bool exactDiagonalFactoring = false;
+  /// How the forward's stages are grouped into kernels and built (the
+  /// pipelines' KDA_STAGE_OPTIONS); the bundle's CPU build takes the same.
+  StageOptions stages;
 };
 
 /// Runs the kda-to-ptx pipeline on `module` (in place) and returns the PTX

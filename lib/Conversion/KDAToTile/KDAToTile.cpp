@@ -185,6 +185,7 @@ bool kda::isChunkStageKernel(TunedKernel kernel) {
   case TunedKernel::interSolveSafe:
   case TunedKernel::interSolveIEEEMerge:
   case TunedKernel::wyRecompute:
+  case TunedKernel::decayApply:
     return true;
   default:
     return false;
@@ -265,7 +266,7 @@ namespace {
 Value getGateOperand(Operation *op) {
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case<IntraDiagOp, InterSolveOp, WYRecomputeOp, StateScanOp, OutputOp,
-            StateScanOutputOp>(
+            StateScanOutputOp, DecayApplyOp, ChunkRecurrenceOp>(
           [](auto stage) { return stage.getG(); })
       .Default([](Operation *) { return Value(); });
 }
@@ -420,13 +421,16 @@ struct ConvertKDAToTilePass
       Value headsLike = gate ? buffers.lookup(gate) : like;
       auto scan = dyn_cast<StateScanOp>(def);
       auto fusedScan = dyn_cast<StateScanOutputOp>(def);
-      Value cuSeqlens = scan        ? scan.getCuSeqlens()
-                        : fusedScan ? fusedScan.getCuSeqlens()
-                                    : Value();
+      auto recurrence = dyn_cast<ChunkRecurrenceOp>(def);
+      Value cuSeqlens = scan         ? scan.getCuSeqlens()
+                        : fusedScan  ? fusedScan.getCuSeqlens()
+                        : recurrence ? recurrence.getCuSeqlens()
+                                     : Value();
       Value cu = cuSeqlens ? buffers.lookup(cuSeqlens) : Value();
       const bool isState =
           (scan && result == scan.getFinalState()) ||
-          (fusedScan && result == fusedScan.getFinalState());
+          (fusedScan && result == fusedScan.getFinalState()) ||
+          (recurrence && result == recurrence.getFinalState());
       const int64_t headDim = isState ? 1 : 2;
       for (int64_t d = 0; d < memType.getRank(); ++d) {
         if (!memType.isDynamicDim(d))
@@ -505,7 +509,7 @@ struct ConvertKDAToTilePass
           llvm::TypeSwitch<Operation *, LogicalResult>(&op)
               .Case<L2NormOp, BetaActivationOp, GateCumsumOp, IntraDiagOp,
                     InterSolveOp, WYRecomputeOp, OutputOp, StateScanOp,
-                    StateScanOutputOp>(
+                    StateScanOutputOp, DecayApplyOp, ChunkRecurrenceOp>(
                   [&](auto stage) { return lowerStage(stage, ctx); })
               .Default([&](Operation *other) {
                 return other->emitOpError(

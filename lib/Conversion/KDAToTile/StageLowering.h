@@ -80,7 +80,7 @@ inline int64_t columnTile(int64_t dim, int64_t max) {
 }
 
 /// True for the kernels of the per-chunk stages (the gate cumsum,
-/// intra_diag, inter_solve, wy_recompute).
+/// intra_diag, inter_solve, wy_recompute, decay_apply).
 bool isChunkStageKernel(TunedKernel kernel);
 
 /// The tuning of `kernel`, whose buffers have the shape traits `shape`, for
@@ -126,7 +126,11 @@ inline KernelTuning withKTileWidth(const StageContext &ctx,
 //    each sequence's chunks, giving h, v_new and the final state;
 //  - kda.state_scan_output: the state scan's kernel computing each chunk's
 //    output from the state entering it, o and the final state (no h or
-//    v_new).
+//    v_new);
+//  - kda.decay_apply: one kernel over (chunks, B * HV), qg, kd and kg;
+//  - kda.chunk_recurrence: the state scan's kernel in the recurrent form,
+//    with the solve's product and the output inside (o and the final
+//    state).
 LogicalResult lowerStage(L2NormOp op, StageContext &ctx);
 LogicalResult lowerStage(BetaActivationOp op, StageContext &ctx);
 LogicalResult lowerStage(GateCumsumOp op, StageContext &ctx);
@@ -136,6 +140,8 @@ LogicalResult lowerStage(WYRecomputeOp op, StageContext &ctx);
 LogicalResult lowerStage(OutputOp op, StageContext &ctx);
 LogicalResult lowerStage(StateScanOp op, StageContext &ctx);
 LogicalResult lowerStage(StateScanOutputOp op, StageContext &ctx);
+LogicalResult lowerStage(DecayApplyOp op, StageContext &ctx);
+LogicalResult lowerStage(ChunkRecurrenceOp op, StageContext &ctx);
 
 /// True for bf16 and f16, whose values dots take as they are: exact in
 /// tf32, with products exact in f32.

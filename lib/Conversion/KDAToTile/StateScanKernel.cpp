@@ -24,6 +24,13 @@
 // state_layout vk the states are [.., V, K]: tiles are transposed after
 // loading and before storing.
 //
+// kda.state_scan_output is the same scan with each chunk's output computed
+// from the state between steps 2 and 3 (no h or v_new stored), and
+// kda.chunk_recurrence the recurrent form (kda-fuse-recurrence): step 2
+// becomes v_new = rd(tril(M_c) . rd(beta_c * (v_c - kd_c . rd(S)))), the
+// output o_c = qg_c . rd(S) + tril(Aqk_c) . v_new follows it, and step 3
+// takes kg_c as before.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelArguments.h"
@@ -59,9 +66,11 @@ namespace {
 struct StateScanKernel {
   TileValueBuilder t;
   // Arguments (h0, ht and cu_seqlens may be null; h and v_new are null in
-  // the fused kernel, q, Aqk and o in the plain one).
+  // the fused kernels, q, Aqk and o in the plain one; w, u and q are null
+  // and qg, kd, v, beta and M set in the recurrent form).
   Value kg, w, u, G, h0, h, vNew, ht, cu;
   Value q, aqk, o;
+  Value qg, kd, v, beta, m;
   // Program coordinates: the batch entry of the token rows, the sequence
   // (state slot), the value head, the q head it reads and the first V
   // column.
@@ -80,6 +89,7 @@ struct StateScanKernel {
   OpBuilder &b() { return t.b; }
   Location loc() { return t.loc; }
   bool fusedOutput() const { return static_cast<bool>(o); }
+  bool recurrentForm() const { return static_cast<bool>(kd); }
   SmallVector<int64_t, 2> stateShape() { return {kBK, kBV}; }
   /// First K row of state tile `i`.
   Value kRow(int64_t i) { return t.index(i * kBK); }
@@ -171,11 +181,91 @@ struct StateScanKernel {
             {rowEnd, t.index(vDim)}, {1, 3});
   }
 
+  /// The chunk's [BT, BT] block of `source` (M or Aqk, in the I/O type),
+  /// lower triangle and diagonal kept: rows and columns past the sequence
+  /// end and entries above the diagonal are 0, whatever the buffer holds
+  /// there. In f32 unless `narrow`.
+  Value loadLowerBlock(Value source, Value rowStart, Value rowEnd,
+                       bool narrow) {
+    Value block = t.load(t.tileOf({bt, bt}, ioType), source,
+                         {batch, rowStart, head, t.index(0)},
+                         {rowEnd, t.subIndex(rowEnd, rowStart)}, {1, 3});
+    Value lower = t.lowerMask(bt, 0);
+    return narrow ? t.select(lower, block,
+                             t.splat(t.tileOf({bt, bt}, ioType), 0.0))
+                  : t.keep(lower, t.toF32(block));
+  }
+
+  /// The recurrent form's chunk of rows [rowStart, min(rowStart + BT,
+  /// rowEnd)) (kda.chunk_recurrence): stores o and returns the new state
+  /// tiles. The dots take 16-bit operands as they are when kd and v have
+  /// one 16-bit type (`sixteenBitOutput`), f32 operands otherwise.
+  SmallVector<Value> buildRecurrentChunk(Value rowStart, Value rowEnd,
+                                         ValueRange state) {
+    const bool narrow = sixteenBitOutput();
+    SmallVector<Value> rounded;
+    for (Value s : state)
+      rounded.push_back(t.toElement(s, ioType));
+    auto operand = [&](Value tile) { return narrow ? tile : t.toF32(tile); };
+
+    // 1. x = rd(beta * (v - kd . rd(S))), beta scaling rows.
+    Value ks = t.zeros({bt, kBV});
+    for (int64_t i = 0; i < numKTiles; ++i)
+      ks = t.dot(loadRows(kd, rowStart, rowEnd, kRow(i), kBK, kDim),
+                 rounded[i], ks, tile::Precision::ieee);
+    Value vTile = t.toF32(loadRows(v, rowStart, rowEnd, v0, kBV, vDim));
+    auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
+    Value betaCol = t.toF32(t.load(t.tileOf({bt}, betaElem), beta,
+                                   {batch, rowStart, head}, {rowEnd}, {1}));
+    Value x = t.mul(t.sub(vTile, ks), t.broadcast(betaCol, 1, {bt, kBV}));
+    Value xRounded = narrow ? t.toElement(x, vType) : t.roundTo(x, vType);
+
+    // 2. v_new = rd(tril(M) . x).
+    Value vn = t.dot(loadLowerBlock(m, rowStart, rowEnd, narrow), xRounded,
+                     t.zeros({bt, kBV}), tile::Precision::tf32);
+    Value vnOut = t.toElement(vn, vType);
+
+    // 3. o = qg . rd(S) + tril(Aqk) . v_new.
+    Value out = t.zeros({bt, kBV});
+    for (int64_t i = 0; i < numKTiles; ++i)
+      out = t.dot(operand(loadRows(qg, rowStart, rowEnd, kRow(i), kBK, kDim)),
+                  operand(rounded[i]), out, tile::Precision::tf32);
+    out = t.dot(loadLowerBlock(aqk, rowStart, rowEnd, narrow),
+                operand(vnOut), out, tile::Precision::tf32);
+    t.store(t.toElement(out, vType), o, {batch, rowStart, head, v0},
+            {rowEnd, t.index(vDim)}, {1, 3});
+
+    return updateState(rowStart, rowEnd, state, t.toElement(vn, ioType));
+  }
+
+  /// Step 3 of every form: S = diag(2^G_last) . S + kg^T . `vnIo` (v_new in
+  /// kg's element type), G_last at the last valid row of the chunk.
+  SmallVector<Value> updateState(Value rowStart, Value rowEnd,
+                                 ValueRange state, Value vnIo) {
+    Value lastRow = t.subIndex(
+        t.minIndex(t.addIndex(rowStart, t.index(bt)), rowEnd), t.index(1));
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < numKTiles; ++i) {
+      Value gLast = t.load(t.tileOf({kBK}, t.f32()), G,
+                           {batch, lastRow, head, kRow(i)}, {t.index(kDim)},
+                           {3});
+      // 2^G_last per row of K, then broadcast over the BV columns (one
+      // exp2 per row, not per state entry).
+      Value decay = t.broadcast(t.exp2(gLast), 1, stateShape());
+      Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
+      next.push_back(t.dot(t.trans(kgi), vnIo, t.mul(state[i], decay),
+                           tile::Precision::ieee));
+    }
+    return next;
+  }
+
   /// The chunk of rows [rowStart, min(rowStart + BT, rowEnd)) whose state
   /// enters slot `slot` of h: stores h and v_new (or, fused, o) and returns
   /// the new state tiles.
   SmallVector<Value> buildChunk(Value rowStart, Value rowEnd, Value slot,
                                 ValueRange state) {
+    if (recurrentForm())
+      return buildRecurrentChunk(rowStart, rowEnd, state);
     // 1. h[slot] = rd(S).
     SmallVector<Value> rounded;
     for (auto [i, s] : llvm::enumerate(state)) {
@@ -199,25 +289,9 @@ struct StateScanKernel {
     else
       t.store(vnOut, vNew, {batch, rowStart, head, v0},
               {rowEnd, t.index(vDim)}, {1, 3});
-    Value vnIo = t.toElement(vn, ioType);
 
-    // 3. S = diag(2^G_last) . S + kg^T . rd(Vn), G_last at the last valid
-    //    row of the chunk.
-    Value lastRow = t.subIndex(
-        t.minIndex(t.addIndex(rowStart, t.index(bt)), rowEnd), t.index(1));
-    SmallVector<Value> next;
-    for (int64_t i = 0; i < numKTiles; ++i) {
-      Value gLast = t.load(t.tileOf({kBK}, t.f32()), G,
-                           {batch, lastRow, head, kRow(i)}, {t.index(kDim)},
-                           {3});
-      // 2^G_last per row of K, then broadcast over the BV columns (one
-      // exp2 per row, not per state entry).
-      Value decay = t.broadcast(t.exp2(gLast), 1, stateShape());
-      Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
-      next.push_back(t.dot(t.trans(kgi), vnIo, t.mul(state[i], decay),
-                           tile::Precision::ieee));
-    }
-    return next;
+    // 3. S = diag(2^G_last) . S + kg^T . rd(Vn).
+    return updateState(rowStart, rowEnd, state, t.toElement(vn, ioType));
   }
 
   /// Builds the scan over the chunks of rows [bos, eos), whose first chunk
@@ -246,8 +320,9 @@ struct StateScanKernel {
   }
 };
 
-/// The operands and results of a scan stage: kda.state_scan (h and v_new
-/// set) or kda.state_scan_output (q, Aqk and o set).
+/// The operands and results of a scan stage: kda.state_scan (w, u, h and
+/// v_new set), kda.state_scan_output (w, u, q, Aqk and o set) or
+/// kda.chunk_recurrence (qg, kd, v, beta, M, Aqk and o set).
 struct ScanStage {
   Operation *op;
   Value kg, w, u, G, q, aqk, h0, cu;
@@ -255,12 +330,16 @@ struct ScanStage {
   int64_t chunkSize;
   StateLayout layout;
   float scale = 1.0f;
+  Value qg = {}, kd = {}, v = {}, beta = {}, m = {};
 };
 
 LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   Location loc = stage.op->getLoc();
+  const bool recurrent = static_cast<bool>(stage.kd);
   auto kgType = cast<RankedTensorType>(stage.kg.getType());
-  auto uType = cast<RankedTensorType>(stage.u.getType());
+  // The [B, T, HV, V] operand: u, or v in the recurrent form.
+  auto uType =
+      cast<RankedTensorType>((recurrent ? stage.v : stage.u).getType());
   const int64_t hv = kgType.getDimSize(2), k = kgType.getDimSize(3);
   const int64_t v = uType.getDimSize(3);
   const int64_t bt = stage.chunkSize;
@@ -270,32 +349,37 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   const bool vk = stage.layout == StateLayout::vk;
   const bool fused = static_cast<bool>(stage.o);
 
-  // Kernel arguments: kg, w, u, G, [q, Aqk], [h0], [cu_seqlens], then
-  // h, v_new (or o), [ht].
-  KernelArguments args(ctx, stage.op,
-                       {{stage.kg, "kg"},
-                        {stage.w, "w"},
-                        {stage.u, "u"},
-                        {stage.G, "G"},
-                        {stage.q, "q"},
-                        {stage.aqk, "Aqk"},
-                        {stage.h0, "initial_state", getStateDims(stage.layout)},
-                        {stage.cu, "cu_seqlens"},
-                        {stage.h, "h", getChunkStateDims(stage.layout)},
-                        {stage.vNew, "v_new"},
-                        {stage.o, "o"},
-                        {stage.ht, "final_state", getStateDims(stage.layout)}});
+  // Kernel arguments: the recurrent form's qg, kd, kg, v, beta, M, Aqk, G,
+  // or kg, w, u, G, [q, Aqk]; then [h0], [cu_seqlens], h, v_new (or o),
+  // [ht]. The first is a [B, T, HV, K] buffer (the value heads).
+  SmallVector<KernelArgument> declared;
+  if (recurrent)
+    declared = {{stage.qg, "qg"},   {stage.kd, "kd"},  {stage.kg, "kg"},
+                {stage.v, "v"},     {stage.beta, "beta"}, {stage.m, "M"},
+                {stage.aqk, "Aqk"}, {stage.G, "G"}};
+  else
+    declared = {{stage.kg, "kg"}, {stage.w, "w"},  {stage.u, "u"},
+                {stage.G, "G"},   {stage.q, "q"}, {stage.aqk, "Aqk"}};
+  declared.append(
+      {{stage.h0, "initial_state", getStateDims(stage.layout)},
+       {stage.cu, "cu_seqlens"},
+       {stage.h, "h", getChunkStateDims(stage.layout)},
+       {stage.vNew, "v_new"},
+       {stage.o, "o"},
+       {stage.ht, "final_state", getStateDims(stage.layout)}});
+  KernelArguments args(ctx, stage.op, declared);
   std::optional<int64_t> h;
-  if (fused)
+  if (fused && !recurrent)
     h = cast<RankedTensorType>(stage.q.getType()).getDimSize(2);
   addChunkStageKey(ctx, {k, v, h, hv, bt, stage.cu});
-  if (fused)
+  if (fused && !recurrent)
     addFloatKey(ctx, "scale", stage.scale);
   ctx.addKey("state_layout", stringifyStateLayout(stage.layout));
 
-  func::FuncOp kernel =
-      args.createKernel(tuningOf(
-          ctx, fused ? TunedKernel::stateScanFused : TunedKernel::stateScan));
+  func::FuncOp kernel = args.createKernel(
+      tuningOf(ctx, recurrent ? TunedKernel::chunkRecurrence
+                    : fused   ? TunedKernel::stateScanFused
+                              : TunedKernel::stateScan));
   OpBuilder b = kernelBuilder(kernel);
   const int64_t numVTiles = (v + kBV - 1) / kBV;
 
@@ -311,9 +395,14 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
 
   StateScanKernel body{TileValueBuilder{b, loc}};
-  args.bind(kernel, body.kg, body.w, body.u, body.G, body.q, body.aqk, body.h0,
-            body.cu, body.h, body.vNew, body.o, body.ht);
-  if (fused) {
+  if (recurrent)
+    args.bind(kernel, body.qg, body.kd, body.kg, body.v, body.beta, body.m,
+              body.aqk, body.G, body.h0, body.cu, body.h, body.vNew, body.o,
+              body.ht);
+  else
+    args.bind(kernel, body.kg, body.w, body.u, body.G, body.q, body.aqk,
+              body.h0, body.cu, body.h, body.vNew, body.o, body.ht);
+  if (fused && !recurrent) {
     body.scale = stage.scale;
     // Grouped value heads: value head hv reads q head hv / (HV / H).
     body.qkHead = arith::DivUIOp::create(
@@ -405,5 +494,29 @@ LogicalResult kda::lowerStage(StateScanOutputOp op, StageContext &ctx) {
                   static_cast<int64_t>(op.getChunkSize()),
                   op.getStateLayout(),
                   op.getScale().convertToFloat()};
+  return lowerScan(stage, ctx);
+}
+
+LogicalResult kda::lowerStage(ChunkRecurrenceOp op, StageContext &ctx) {
+  ScanStage stage{op,
+                  op.getKg(),
+                  Value(),
+                  Value(),
+                  op.getG(),
+                  Value(),
+                  op.getAqk(),
+                  op.getInitialState(),
+                  op.getCuSeqlens(),
+                  Value(),
+                  Value(),
+                  op.getO(),
+                  op.getFinalState(),
+                  static_cast<int64_t>(op.getChunkSize()),
+                  op.getStateLayout()};
+  stage.qg = op.getQg();
+  stage.kd = op.getKd();
+  stage.v = op.getV();
+  stage.beta = op.getBeta();
+  stage.m = op.getM();
   return lowerScan(stage, ctx);
 }

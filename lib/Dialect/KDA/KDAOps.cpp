@@ -308,6 +308,43 @@ LogicalResult StateScanOutputOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// DecayApplyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DecayApplyOp::verify() {
+  Value q = getQ();
+  return verifyStage(getOperation(),
+                     startChunkedChecks(getOperation(), getChunkSize(),
+                                        std::nullopt,
+                                        getScaleAttr().getValue()),
+                     {{q, "q"}, {getK(), "k", {}, q, "q"}, {getG(), "G"}},
+                     getCuSeqlens(),
+                     {{getQg(), "qg", {}, q, "q"},
+                      {getKd(), "kd", {}, q, "q"},
+                      {getKg(), "kg", {}, q, "q"}});
+}
+
+//===----------------------------------------------------------------------===//
+// ChunkRecurrenceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ChunkRecurrenceOp::verify() {
+  Value kd = getKd();
+  return verifyScan(getOperation(),
+                    startChunkedChecks(getOperation(), getChunkSize()),
+                    {{getQg(), "qg"},
+                     {kd, "kd", {}, getQg(), "qg"},
+                     {getKg(), "kg", {}, getQg(), "qg"},
+                     {getV(), "v"},
+                     {getBeta(), "beta"},
+                     {getM(), "M", {}, getQg(), "qg"},
+                     {getAqk(), "Aqk", {}, getQg(), "qg"},
+                     {getG(), "G"}},
+                    getCuSeqlens(), getStateLayout(), getInitialState(),
+                    getFinalState(), {{getO(), "o", {}, getV(), "v"}});
+}
+
+//===----------------------------------------------------------------------===//
 // ChunkFwdOp
 //===----------------------------------------------------------------------===//
 

@@ -153,10 +153,7 @@ std::optional<std::string> buildCPUSharedObject(ModuleOp module,
   OwningOpRef<ModuleOp> cpu = cast<ModuleOp>(module->clone());
   PassManager pm(module.getContext());
   kda::KDAPipelineOptions pipelineOptions;
-  pipelineOptions.fuseScanOutput = stages.scanOutput;
-  pipelineOptions.fuseChunkKernels = stages.chunkKernels;
-  pipelineOptions.exactDiagonalQuarters = stages.exactDiagonalQuarters;
-  pipelineOptions.exactDiagonalFactoring = stages.exactDiagonalFactoring;
+  stages.applyTo(pipelineOptions);
   kda::buildKDAToCPUPipeline(pm, pipelineOptions);
   if (failed(pm.run(*cpu))) {
     emitWarning(loc, "the CPU pipeline failed; the bundle has no cpu section");
@@ -315,9 +312,7 @@ LogicalResult kda::emitBundle(ModuleOp module,
   std::future<CPUBuild> cpuBuild;
   if (options.cpu)
     cpuBuild = startCPUBuild(
-        module, {options.ptx.fuseScanOutput, options.ptx.fuseChunkKernels,
-                 options.ptx.exactDiagonalQuarters,
-                 options.ptx.exactDiagonalFactoring});
+        module, options.ptx.stages);
 
   OwningOpRef<ModuleOp> gpu = cast<ModuleOp>(module->clone());
   FailureOr<std::string> ptx = compileToPTX(*gpu, options.ptx);

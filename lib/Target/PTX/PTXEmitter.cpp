@@ -72,10 +72,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.registerRecurrences = options.registerRecurrences;
   pipelineOptions.prefetch = options.prefetch;
   pipelineOptions.addressHoisting = options.addressHoisting;
-  pipelineOptions.fuseScanOutput = options.fuseScanOutput;
-  pipelineOptions.fuseChunkKernels = options.fuseChunkKernels;
-  pipelineOptions.exactDiagonalQuarters = options.exactDiagonalQuarters;
-  pipelineOptions.exactDiagonalFactoring = options.exactDiagonalFactoring;
+  options.stages.applyTo(pipelineOptions);
   buildKDAToPTXPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();

@@ -132,6 +132,13 @@ static KernelTuning stateScanTuning(bool fused) {
           /*maxLiveBytes=*/fused ? 32 * 1024 : 0};
 }
 
+/// The recurrent form (kda-fuse-recurrence), not yet measured on a GPU:
+/// decay_apply, elementwise over [BT, 64] tiles, takes wy_recompute's 4
+/// warps without a register cap; the recurrence takes the fused scan's
+/// tuning (its loads move up only as far as 32 KiB of live tiles allow, so
+/// that K = 256 fits a block's shared memory).
+static KernelTuning decayApplyTuning() { return {/*numThreads=*/128}; }
+
 /// The tuning of `kernel` for `mapping`, without the mapping recorded.
 static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
   switch (kernel) {
@@ -159,7 +166,10 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
   case TunedKernel::stateScan:
     return stateScanTuning(/*fused=*/false);
   case TunedKernel::stateScanFused:
+  case TunedKernel::chunkRecurrence:
     return stateScanTuning(/*fused=*/true);
+  case TunedKernel::decayApply:
+    return decayApplyTuning();
   }
   llvm_unreachable("unknown tuned kernel");
 }

@@ -64,6 +64,10 @@ enum class TunedKernel {
   stateScan,
   /// kda.state_scan computing the output (kda-fuse-scan-output).
   stateScanFused,
+  /// kda.decay_apply (kda-fuse-recurrence).
+  decayApply,
+  /// kda.chunk_recurrence (kda-fuse-recurrence).
+  chunkRecurrence,
 };
 
 /// How one kernel runs on the GPU. A kernel carries it as its tile.tuning

@@ -32,6 +32,7 @@ inline constexpr StageTensor kStageTensors[] = {
     {"q", "B,T,H,K"},         {"k", "B,T,H,K"},
     {"g", "B,T,HV,K"},        {"G", "B,T,HV,K"},
     {"w", "B,T,HV,K"},        {"kg", "B,T,HV,K"},
+    {"qg", "B,T,HV,K"},       {"kd", "B,T,HV,K"},
     {"v", "B,T,HV,V"},        {"u", "B,T,HV,V"},
     {"v_new", "B,T,HV,V"},    {"o", "B,T,HV,V"},
     {"beta", "B,T,HV"},       {"Aqk", "B,T,HV,BT"},
