@@ -175,13 +175,21 @@ void runCase(Harness &h, const CaseSpec &s, Rng &rng) {
   bool finite = allFinite(ref.o) && allFinite(ref.finalState) &&
                 allFinite(f.o) && allFinite(f.finalState) && allFinite(f.h) &&
                 allFinite(f.M) && allFinite(f.w) && allFinite(f.u);
+  // The recurrent form (kda-fuse-recurrence) from the same M, Aqk and G.
+  RecurrentOutputs rf =
+      chunkRecurrence(p, decayApply(p, in.q, in.k, G), in.v, in.beta, f.M,
+                      f.Aqk, G, h0);
+  ErrorStats ro = compareTensors(rf.o, ref.o);
+  ErrorStats rh = compareTensors(rf.finalState, ref.finalState);
   bool ok = finite && so.relRms <= kTol && sh.relRms <= kTol &&
             residual <= kTol && sm.relRms <= kTol && akkd == 0.0 &&
-            intra <= kTol && hErr <= kTol;
+            intra <= kTol && hErr <= kTol && ro.relRms <= kTol &&
+            rh.relRms <= kTol && allFinite(rf.o);
   h.record(name, ok,
            "o " + sci(so.relRms) + " ht " + sci(sh.relRms) + " |M(I+A)-I| " +
                sci(residual) + " blocked-M " + sci(sm.relRms) + " h " +
-               sci(hErr) + " Aqk/Akk/kg " + sci(intra) +
+               sci(hErr) + " Aqk/Akk/kg " + sci(intra) + " recurrent o " +
+               sci(ro.relRms) + " ht " + sci(rh.relRms) +
                (akkd == 0.0 ? "" : " Akkd-mismatch " + sci(akkd)) +
                (finite ? "" : " non-finite"));
 

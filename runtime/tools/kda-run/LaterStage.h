@@ -1,9 +1,10 @@
-//===- LaterStage.h - what wy_recompute and output share ---------*- C++ -*-===//
+//===- LaterStage.h - what the later stages share ----------------*- C++ -*-===//
 //
-// The runners of kda.wy_recompute and kda.output check one stage whose
+// The runners of kda.wy_recompute, kda.output, kda.decay_apply and
+// kda.chunk_recurrence check one stage whose
 // inputs are intermediates of the chunked forward (StageInputs.h). They
 // share the check of the command line against the bundle (argument roles,
-// dtypes, the sizes B, T, H, HV, K, V, BT and NT), the reference problem,
+// dtypes, the sizes B, T, H, HV, K, V, BT, N and NT), the reference problem,
 // the NaN that stands for entries the kernel must not read, and the scan of
 // every output element, those of the compared (sequence, head) pairs being
 // compared with the reference.
@@ -19,13 +20,14 @@
 
 namespace kda::run {
 
-/// The runner of kda.wy_recompute or kda.output, less what the stage
+/// The runner of a later stage (kda.wy_recompute, kda.output,
+/// kda.decay_apply, kda.chunk_recurrence), less what the stage
 /// computes.
 class LaterStageRunner : public StageRunner {
 protected:
   /// Checks the manifest's arguments against `rules` (every input present,
   /// at least one output) and the flags against the manifest, and shapes
-  /// every argument, the symbols being B, T, H, HV, K, V, BT and NT.
+  /// every argument, the symbols being B, T, H, HV, K, V, BT, N and NT.
   /// `program` names the program in messages; `kArg` and `vArg` name the
   /// arguments whose last dimension is K and V.
   bool bindStage(const rt::Manifest &m, const char *program,

@@ -20,6 +20,8 @@ const RunnerEntry kRunners[] = {
     {"wy_recompute", makeWYRecomputeRunner},
     {"state_scan", makeStateScanRunner},
     {"output", makeOutputRunner},
+    {"decay_apply", makeDecayApplyRunner},
+    {"chunk_recurrence", makeChunkRecurrenceRunner},
     {"l2norm", makeL2NormRunner},
     {"beta_activation", makeBetaActivationRunner},
     {"chunk_fwd", makeChunkFwdRunner},

@@ -75,6 +75,12 @@ std::unique_ptr<ProgramRunner> makeOutputRunner();
 /// The runner of kda.state_scan programs (`state_scan`).
 std::unique_ptr<ProgramRunner> makeStateScanRunner();
 
+/// The runner of kda.decay_apply programs (`decay_apply`).
+std::unique_ptr<ProgramRunner> makeDecayApplyRunner();
+
+/// The runner of kda.chunk_recurrence programs (`chunk_recurrence`).
+std::unique_ptr<ProgramRunner> makeChunkRecurrenceRunner();
+
 /// The runner of tile-level (`custom`) programs: no reference; needs
 /// --no-check and --inputs.
 std::unique_ptr<ProgramRunner> makeCustomRunner();

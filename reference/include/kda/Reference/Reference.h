@@ -18,6 +18,7 @@
 #include "kda/Reference/Problem.h"
 #include "kda/Reference/Random.h"
 #include "kda/Reference/Recurrence.h"
+#include "kda/Reference/Recurrent.h"
 #include "kda/Reference/Solve.h"
 #include "kda/Reference/State.h"
 #include "kda/Reference/WY.h"
