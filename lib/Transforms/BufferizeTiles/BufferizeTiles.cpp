@@ -71,6 +71,50 @@ void materializeYieldedPads(func::FuncOp kernel, Attribute space) {
   }
 }
 
+/// The bufferization.to_tensor that `value` is, through tensor.cast ops
+/// (a tile load of a whole static tile: a view of the kernel argument);
+/// null otherwise.
+bufferization::ToTensorOp getArgumentView(Value value) {
+  while (auto cast = value.getDefiningOp<tensor::CastOp>())
+    value = cast.getSource();
+  return value.getDefiningOp<bufferization::ToTensorOp>();
+}
+
+/// Copies into a new tile in `space` each static view of a kernel argument
+/// (a tile load that needed no padding) that initializes or is yielded to
+/// an scf.for iter_arg. The loop updates its iter_arg in place, and a view
+/// of a kernel argument may not be written, so one-shot bufferization
+/// copies it, into an allocation in the memory space of the argument
+/// (global memory), which the GPU mapping rejects; an allocation names its
+/// space.
+void materializeLoopArgumentViews(func::FuncOp kernel, Attribute space) {
+  auto copyOf = [&](OpBuilder &b, Location loc, Value view) -> Value {
+    auto type = dyn_cast<RankedTensorType>(view.getType());
+    if (!type || !type.hasStaticShape())
+      return {};
+    return bufferization::AllocTensorOp::create(b, loc, type, ValueRange{},
+                                                /*copy=*/view,
+                                                /*size_hint=*/Value(), space);
+  };
+  kernel.walk([&](scf::ForOp loop) {
+    for (OpOperand &init : loop.getInitArgsMutable()) {
+      if (!getArgumentView(init.get()))
+        continue;
+      OpBuilder b(loop);
+      if (Value copy = copyOf(b, loop.getLoc(), init.get()))
+        init.set(copy);
+    }
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (OpOperand &yielded : yield->getOpOperands()) {
+      if (!getArgumentView(yielded.get()))
+        continue;
+      OpBuilder b(yield);
+      if (Value copy = copyOf(b, yield.getLoc(), yielded.get()))
+        yielded.set(copy);
+    }
+  });
+}
+
 struct KDABufferizeTilesPass
     : public kda::impl::KDABufferizeTilesPassBase<KDABufferizeTilesPass> {
   using Base::Base;
@@ -109,6 +153,7 @@ struct KDABufferizeTilesPass
     });
     for (func::FuncOp kernel : kernels) {
       materializeYieldedPads(kernel, space ? *space : Attribute());
+      materializeLoopArgumentViews(kernel, space ? *space : Attribute());
       kda::reuseDeadInputsAsInits(kernel);
       bufferization::BufferizationState state;
       if (failed(bufferization::runOneShotBufferize(kernel, options, state))) {

@@ -1,15 +1,15 @@
 // The whole forward (kda.chunk_fwd) on the CPU build against the float64
-// per-token recurrence, for o and the final state, at fla's threshold (RMS
-// ratio 0.005). The cases follow fla's test_chunk, test_chunk_varlen,
-// test_chunk_state_v_first, test_chunk_use_beta_sigmoid_in_kernel and
-// FlashKDA grids (kda-algorithm.md section 3) with T shortened for the CPU:
-// T = 1, 63, 65, 96, 129, 130, 160, 200, 300, 500 and 1000; K = V = 60, 64,
-// 100, 128, 256 and K != V; grouped value heads; chunk 32 and 64; f16, bf16 and
-// f32; precomputed gates (gate_norm 0.1, masked to -1000), softplus and
-// lower-bound gates in the kernel; safe_gate; l2norm and beta sigmoid in the
-// kernel, allow_neg_eigval; kv and vk states with initial and final state;
-// varlen with tails, empty and one-token sequences; and an injected error
-// that the check catches.
+// per-token recurrence, for o and the final state, at fla's threshold (RMS ratio
+// 0.005). The cases follow fla's test_chunk, test_chunk_varlen,
+// test_chunk_state_v_first, test_chunk_use_beta_sigmoid_in_kernel and FlashKDA
+// grids (kda-algorithm.md section 3) with T shortened for the CPU: T = 1, 63,
+// 65, 96, 100, 129, 130, 160, 200, 300, 500 and 1000; K = V = 60, 64, 100,
+// 128, 256 and K != V (V = 32 and 100); grouped value heads; chunk 32 and 64;
+// f16, bf16 and f32; precomputed gates (gate_norm 0.1, masked to -1000),
+// softplus and lower-bound gates in the kernel; safe_gate; l2norm and beta
+// sigmoid in the kernel, allow_neg_eigval; kv and vk states with initial and
+// final state; varlen with tails, empty and one-token sequences; and an
+// injected error that the check catches.
 
 // RUN: split-file %s %t
 // RUN: kda-translate %t/t1_f16_safe.mlir --kda-to-bundle --no-cubin -o %t/t1_f16_safe.kdab
@@ -25,6 +25,7 @@
 // RUN: kda-translate %t/b_sigmoid_neg.mlir --kda-to-bundle --no-cubin -o %t/b_sigmoid_neg.kdab
 // RUN: kda-translate %t/flashkda_flags.mlir --kda-to-bundle --no-cubin -o %t/flashkda_flags.kdab
 // RUN: kda-translate %t/kv_ne_f32.mlir --kda-to-bundle --no-cubin -o %t/kv_ne_f32.kdab
+// RUN: kda-translate %t/v32_f32_states.mlir --kda-to-bundle --no-cubin -o %t/v32_f32_states.kdab
 // RUN: kda-run %t/t1_f16_safe.kdab --cpu --batch 1 --seq-len 63 --heads 1 --value-heads 1 | FileCheck %s
 // RUN: kda-run %t/t2_k60_f16_safe.kdab --cpu --batch 2 --seq-len 500 --heads 3 --value-heads 3 | FileCheck %s
 // RUN: kda-run %t/t3_f16_mask.kdab --cpu --batch 2 --seq-len 1000 --heads 3 --value-heads 3 --mask-p 0.5 --check-heads 3 | FileCheck %s
@@ -41,6 +42,7 @@
 // RUN: kda-run %t/b_sigmoid_neg.kdab --cpu --batch 2 --seq-len 96 --heads 2 --value-heads 2 | FileCheck %s
 // RUN: kda-run %t/flashkda_flags.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,256,500,1000 --check-heads 6 | FileCheck %s
 // RUN: kda-run %t/kv_ne_f32.kdab --cpu --batch 1 --seq-len 129 --heads 1 --value-heads 2 | FileCheck %s
+// RUN: kda-run %t/v32_f32_states.kdab --cpu --batch 2 --seq-len 100 --heads 2 --value-heads 2 | FileCheck %s
 // RUN: kda-translate %t/v_k256_f16_safe.mlir --kda-to-bundle --no-cubin -o %t/v_k256_f16_safe.kdab
 // RUN: kda-run %t/v_k256_f16_safe.kdab --cpu --batch 1 --seq-len 700 --heads 2 --value-heads 2 --cu-seqlens 0,100,300,700 | FileCheck %s
 // The exact diagonal blocks in quarters (--exact-diagonal-quarters):
@@ -185,6 +187,16 @@ func.func @kv_ne_f32(%q: tensor<?x?x1x64xf32>, %k: tensor<?x?x1x64xf32>, %v: ten
       : (tensor<?x?x1x64xf32>, tensor<?x?x1x64xf32>, tensor<?x?x2x100xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2xf32>, tensor<?x2x64x100xf32>)
       -> (tensor<?x?x2x100xf32>, tensor<?x2x64x100xf32>)
   return %o, %ht : tensor<?x?x2x100xf32>, tensor<?x2x64x100xf32>
+}
+//--- v32_f32_states.mlir
+// V = 32 is one V tile of the state scan and K = 64 one K tile: the initial
+// state's tiles are whole static views (the GPU build once failed here).
+func.func @v32_f32_states(%q: tensor<?x?x2x64xf32>, %k: tensor<?x?x2x64xf32>, %v: tensor<?x?x2x32xf32>, %g: tensor<?x?x2x64xf32>, %beta: tensor<?x?x2xf32>, %h0: tensor<?x2x64x32xf32>)
+    -> (tensor<?x?x2x32xf32>, tensor<?x2x64x32xf32>) {
+  %o, %ht = kda.chunk_fwd %q, %k, %v, %g, %beta initial_state %h0
+      : (tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2x32xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2xf32>, tensor<?x2x64x32xf32>)
+      -> (tensor<?x?x2x32xf32>, tensor<?x2x64x32xf32>)
+  return %o, %ht : tensor<?x?x2x32xf32>, tensor<?x2x64x32xf32>
 }
 //--- v_k256_f16_safe.mlir
 func.func @v_k256_f16_safe(%q: tensor<1x?x2x256xf16>, %k: tensor<1x?x2x256xf16>, %v: tensor<1x?x2x256xf16>, %g: tensor<1x?x2x256xf32>, %beta: tensor<1x?x2xf32>, %h0: tensor<?x2x256x256xf32>, %cu: tensor<?xi64>)
