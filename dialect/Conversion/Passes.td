@@ -41,7 +41,16 @@ def ConvertChunkFwdToStagesPass
     %h, %vn = kda.state_scan %kg, %w, %u, %G : ...
     %o = kda.output %q, %G, %Aqk2, %h, %vn {scale = 0.125 : f32} : ...
     ```
+
+    With `chunk-size` set (16, 32 or 64), every forward is computed in chunks
+    of that many tokens whatever its `chunk_size` attribute says, and the key
+    records the size used: the chunk size as a compile option.
   }];
+  let options = [
+    Option<"chunkSize", "chunk-size", "int64_t", /*default=*/"0",
+           "Chunk size of every forward (16, 32 or 64); 0 keeps each "
+           "op's chunk_size">,
+  ];
   let dependentDialects = ["::mlir::kda::KDADialect"];
 }
 

@@ -41,7 +41,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
                                        StringRef mapping,
                                        RegisterKernels kernels, bool prefetch,
                                        int64_t numThreads) {
-  pm.addPass(createConvertChunkFwdToStagesPass());
+  pm.addPass(createConvertChunkFwdToStagesPass({stages.chunkSize}));
   // The recurrent form first: it takes the scan and the output whether or
   // not kda-fuse-scan-output has joined them.
   if (stages.recurrence)

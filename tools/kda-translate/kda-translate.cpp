@@ -2,7 +2,7 @@
 //
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
 //               [--no-register-tiles] [--assign-register-layouts]
-//               [--fuse-recurrence] [--fuse-scan-output]
+//               [--chunk-size N] [--fuse-recurrence] [--fuse-scan-output]
 //               [--fuse-chunk-kernels]
 //               [--exact-diagonal-quarters] [--exact-diagonal-factoring]
 //               [-o out.ptx]
@@ -80,6 +80,13 @@ static llvm::cl::opt<kda::AddressHoisting> addressHoistingOption(
         clEnumValN(kda::AddressHoisting::all, "all", "every kernel"),
         clEnumValN(kda::AddressHoisting::none, "none", "none")));
 
+static llvm::cl::opt<int64_t> chunkSizeOption(
+    "chunk-size",
+    llvm::cl::desc("Compute the forward in chunks of 16, 32 or 64 tokens, "
+                   "whatever its chunk_size attribute says (0, the default, "
+                   "keeps it)"),
+    llvm::cl::init(0));
+
 static llvm::cl::opt<bool> fuseRecurrenceOption(
     "fuse-recurrence",
     llvm::cl::desc("Run the forward's WY recompute, state scan and output "
@@ -137,12 +144,25 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.registerRecurrences = registerRecurrencesOption;
   options.prefetch = prefetchOption;
   options.addressHoisting = addressHoistingOption;
+  options.stages.chunkSize = chunkSizeOption;
   options.stages.recurrence = fuseRecurrenceOption;
   options.stages.scanOutput = fuseScanOutputOption;
   options.stages.chunkKernels = fuseChunkKernelsOption;
   options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   return options;
+}
+
+/// Checks the flags that the pipeline would otherwise reject deep inside a
+/// pass: --chunk-size.
+static LogicalResult checkOptions(ModuleOp module) {
+  const int64_t chunk = chunkSizeOption;
+  if (chunk != 0 && chunk != 16 && chunk != 32 && chunk != 64)
+    return emitError(module.getLoc())
+           << "--chunk-size must be 16, 32 or 64 (0 keeps the program's "
+              "chunk_size), got "
+           << chunk;
+  return success();
 }
 
 int main(int argc, char **argv) {
@@ -152,6 +172,8 @@ int main(int argc, char **argv) {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)
           return op->emitError("expected a builtin.module");
+        if (failed(checkOptions(module)))
+          return failure();
         return kda::emitPTX(module, getPTXOptions(), os);
       },
       [](DialectRegistry &registry) {
@@ -165,6 +187,8 @@ int main(int argc, char **argv) {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module)
           return op->emitError("expected a builtin.module");
+        if (failed(checkOptions(module)))
+          return failure();
         kda::BundleEmitterOptions options;
         options.ptx = getPTXOptions();
         options.cubin = !noCubinOption;

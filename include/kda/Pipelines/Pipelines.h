@@ -12,6 +12,12 @@ namespace mlir::kda {
 /// The options every kda pipeline has: how the forward's stages are grouped
 /// into kernels and built.
 #define KDA_STAGE_OPTIONS                                                      \
+  PassOptions::Option<int64_t> chunkSize{                                      \
+      *this, "chunk-size",                                                     \
+      llvm::cl::desc("Chunk size of the forward (16, 32 or 64; "              \
+                     "convert-chunk-fwd-to-stages chunk-size); 0 keeps the "   \
+                     "op's chunk_size"),                                       \
+      llvm::cl::init(0)};                                                      \
   PassOptions::Option<bool> fuseRecurrence{                                    \
       *this, "fuse-recurrence",                                                \
       llvm::cl::desc("Write the WY recompute, the state scan and the output "  \
@@ -48,6 +54,8 @@ namespace mlir::kda {
 /// options KDA_STAGE_OPTIONS declares); the GPU and CPU builds of a
 /// bundle take the same.
 struct StageOptions {
+  /// convert-chunk-fwd-to-stages's chunk-size (0: each op's own).
+  int64_t chunkSize = 0;
   /// kda-fuse-recurrence.
   bool recurrence = false;
   /// kda-fuse-scan-output.
@@ -62,12 +70,13 @@ struct StageOptions {
   /// The stage options that `options`, pipeline options with
   /// KDA_STAGE_OPTIONS, ask for.
   template <typename Options> static StageOptions of(const Options &options) {
-    return {options.fuseRecurrence, options.fuseScanOutput,
+    return {options.chunkSize, options.fuseRecurrence, options.fuseScanOutput,
             options.fuseChunkKernels, options.exactDiagonalQuarters,
             options.exactDiagonalFactoring};
   }
   /// Sets the KDA_STAGE_OPTIONS of the pipeline options `options` to these.
   template <typename Options> void applyTo(Options &options) const {
+    options.chunkSize = chunkSize;
     options.fuseRecurrence = recurrence;
     options.fuseScanOutput = scanOutput;
     options.fuseChunkKernels = chunkKernels;

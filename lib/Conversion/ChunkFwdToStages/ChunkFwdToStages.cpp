@@ -166,7 +166,17 @@ void decompose(ChunkFwdOp op) {
 
 struct ConvertChunkFwdToStagesPass
     : kda::impl::ConvertChunkFwdToStagesPassBase<ConvertChunkFwdToStagesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    const int64_t size = chunkSize.getValue();
+    if (size != 0 && size != 16 && size != 32 && size != 64) {
+      getOperation().emitError()
+          << "convert-chunk-fwd-to-stages: chunk-size must be 16, 32 or 64 "
+             "(or 0 to keep each forward's own), got "
+          << size;
+      return signalPassFailure();
+    }
     SmallVector<ChunkFwdOp> ops;
     getOperation().walk([&](ChunkFwdOp op) { ops.push_back(op); });
     for (ChunkFwdOp op : ops) {
@@ -181,6 +191,8 @@ struct ConvertChunkFwdToStagesPass
                        "stages form the function's launch plan)");
         return signalPassFailure();
       }
+      if (size != 0)
+        op.setChunkSize(static_cast<uint64_t>(size));
       decompose(op);
     }
   }

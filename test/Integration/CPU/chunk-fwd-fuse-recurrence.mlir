@@ -9,8 +9,9 @@
 // states; K = V = 128 bf16 with gates masked to -1000; beta sigmoid with
 // allow_neg_eigval; FlashKDA's flags (in-kernel gate, l2norm and beta
 // sigmoid, safe_gate, varlen, vk) with the prepare stages as one kernel
-// (--fuse-chunk-kernels: two kernels in all), at chunks of 64 and 16; and
-// after kda-fuse-scan-output.
+// (--fuse-chunk-kernels: two kernels in all), at chunks of 64 and 16; after
+// kda-fuse-scan-output; and with the chunk size set at compile time
+// (--chunk-size: 16 for a program written with 64, 64 for one with 32).
 
 // RUN: split-file %s %t
 // RUN: kda-translate %t/gva_bf16.mlir --kda-to-bundle --no-cubin --fuse-recurrence -o %t/gva_bf16.kdab
@@ -22,6 +23,8 @@
 // RUN: kda-translate %t/flashkda_flags.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/flashkda_flags.kdab
 // RUN: kda-translate %t/c16_flashkda_flags.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/c16_flashkda_flags.kdab
 // RUN: kda-translate %t/varlen_f16_vk.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-scan-output -o %t/varlen_f16_vk_fso.kdab
+// RUN: kda-translate %t/k128_bf16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --chunk-size 16 -o %t/k128_bf16_c16.kdab
+// RUN: kda-translate %t/varlen_f16_vk.mlir --kda-to-bundle --no-cubin --fuse-recurrence --chunk-size 64 -o %t/varlen_f16_vk_c64.kdab
 // RUN: kda-run %t/gva_bf16.kdab --cpu --batch 2 --seq-len 200 --heads 2 --value-heads 8 | FileCheck %s
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 2000 --heads 2 --value-heads 4 --cu-seqlens 0,15,100,300,1200,2000 --mask-p 0.1 | FileCheck %s --check-prefixes=CHECK,STATES
@@ -32,11 +35,15 @@
 // RUN: kda-run %t/b_sigmoid_neg.kdab --cpu --batch 2 --seq-len 96 --heads 2 --value-heads 2 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/flashkda_flags.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,256,500,1000 --check-heads 6 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/c16_flashkda_flags.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,1,17,500,1000 --check-heads 6 | FileCheck %s --check-prefixes=CHECK,STATES
+// RUN: kda-run %t/k128_bf16_c16.kdab --cpu --batch 1 --seq-len 1000 --heads 2 --value-heads 2 --mask-p 0.5 --check-heads 2 | FileCheck %s --check-prefixes=CHECK,C16
+// RUN: kda-run %t/varlen_f16_vk_c64.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES,C64
 // RUN: not kda-run %t/gva_bf16.kdab --cpu --batch 1 --seq-len 63 --heads 1 --value-heads 4 --inject-error | FileCheck %s --check-prefix=BAD
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX
 // RUN: kda-translate %t/flashkda_flags.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX-FLASHKDA
 
 // CHECK: (program=chunk_fwd) on the CPU build
+// C16-SAME: chunk=16
+// C64-SAME: chunk=64
 // CHECK: {{^}}o {{.*}} ok{{$}}
 // STATES: {{^}}final_state {{.*}} ok{{$}}
 // CHECK-NOT: FAIL
