@@ -163,7 +163,8 @@ def run_eager(q, k, v, g, beta, scale, initial_state, output_final_state,
     flags = call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
                        use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
                        lower_bound, state_v_first, cu_seqlens, A_log, dt_bias)
-    signature = (device, scale, flags) + tuple(
+    signature = (device, scale, flags,
+                 tuple(_compile.translate_flags())) + tuple(
         None if t is None else (t.dtype, tuple(t.shape))
         for t in tensors.values())
     plan = _plans.get(signature)
@@ -218,7 +219,12 @@ class _Plan:
     def __init__(self, tensors, device, scale, flags):
         q, v = tensors['q'], tensors['v']
         self.device = device
+        # With $KDA_TRANSLATE_FLAGS set, calls kda-translate can compile are
+        # compiled with those flags rather than run by an embedded bundle.
+        compile_first = bool(_compile.translate_flags()) and _compilable(flags)
         try:
+            if compile_first:
+                raise NotImplementedError('compiled with KDA_TRANSLATE_FLAGS')
             self.program = _capi.default_program(
                 _bundle_name(q, tensors['k'], v, tensors['g'], tensors['beta'],
                              scale, flags))

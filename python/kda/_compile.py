@@ -10,10 +10,15 @@ or runtime never reuses an old bundle. A bundle is written to a temporary
 file and renamed into place, so processes compiling the same key at once
 each leave a whole file. kda-translate is $KDA_TRANSLATE, else the one of
 the build tree the runtime library comes from (build/bin), else the first
-on PATH; KDA_TRANSLATE=0 turns compiling off.
+on PATH; KDA_TRANSLATE=0 turns compiling off. $KDA_TRANSLATE_FLAGS (split
+like a shell command line, e.g. "--fuse-recurrence --chunk-size 16") is
+added to every kda-translate call and is part of the bundle's hash; while it
+is set, every call kda-translate can compile is compiled with it, the
+embedded default bundles (built without it) aside.
 """
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -38,6 +43,11 @@ def translator():
         if os.access(candidate, os.X_OK):
             return candidate
     return shutil.which('kda-translate')
+
+
+def translate_flags():
+    """The flags $KDA_TRANSLATE_FLAGS adds to every kda-translate call."""
+    return shlex.split(os.environ.get('KDA_TRANSLATE_FLAGS', ''))
 
 
 def cache_dir():
@@ -142,9 +152,10 @@ def compiled_program(text, key):
             'kda.chunk_kda: no kernel bundle for this call (key: %s) and no '
             'kda-translate to compile one (set KDA_TRANSLATE); the library '
             'has %s' % (key, ', '.join(_capi.default_names()) or 'none'))
+    flags = translate_flags()
     digest = hashlib.sha256('\n'.join(
         [CACHE_FORMAT, _identity(tool), _identity(_capi.library_path() or ''),
-         text]).encode()).hexdigest()[:32]
+         ' '.join(flags), text]).encode()).hexdigest()[:32]
     if digest in _loaded:
         return _loaded[digest]
     directory = cache_dir()
@@ -157,8 +168,9 @@ def compiled_program(text, key):
         fd, partial = tempfile.mkstemp(suffix='.kdab.tmp', dir=directory)
         os.close(fd)
         try:
-            done = subprocess.run([tool, source, '--kda-to-bundle', '-o', partial],
-                                  capture_output=True, text=True)
+            done = subprocess.run(
+                [tool, source, '--kda-to-bundle', '-o', partial] + flags,
+                capture_output=True, text=True)
             if done.returncode != 0:
                 raise NotImplementedError(
                     'kda.chunk_kda: kda-translate could not compile a bundle '

@@ -281,6 +281,41 @@ def check_compile_cache():
            (done.stderr.strip().splitlines() or [''])[-1])
 
 
+def check_translate_flags(B, T, H, HV, K, seed=8):
+    """With KDA_TRANSLATE_FLAGS set, a call an embedded default bundle covers
+    is compiled with those flags instead (here the recurrent form in chunks
+    of 16 tokens): a new bundle in the cache, a smaller workspace (no w, u,
+    h or v_new), the same results."""
+    q, k, v, g, beta, h0 = inputs(B, T, H, HV, K, seed)
+    directory = kda._compile.cache_dir()
+    before = set(os.listdir(directory))
+
+    def call():
+        """The call's results and the plan it made (the newest)."""
+        out = kda.chunk_kda(q, k, v, g, beta, initial_state=h0,
+                            output_final_state=True)
+        return out, list(kda._chunk._plans.values())[-1]
+
+    kda._chunk._plans.clear()
+    _, default_plan = call()
+    os.environ['KDA_TRANSLATE_FLAGS'] = '--fuse-recurrence --chunk-size 16'
+    try:
+        (o, ht), plan = call()
+    finally:
+        del os.environ['KDA_TRANSLATE_FLAGS']
+    workspaces = [plan.workspace_bytes, default_plan.workspace_bytes]
+    o_ref, ht_ref = recurrence(q.float(), k.float(), v.float(), g, beta.float(),
+                               K ** -0.5, h0)
+    eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref)
+    added = set(os.listdir(directory)) - before
+    expect('KDA_TRANSLATE_FLAGS=--fuse-recurrence --chunk-size 16 compiles '
+           'B=%d T=%d H=%d HV=%d K=%d' % (B, T, H, HV, K),
+           plan is not default_plan and len(added) == 1 and
+           workspaces[0] < workspaces[1] and eo < TOLERANCE and eh < TOLERANCE,
+           'o %.2e, final state %.2e, new files %s, workspaces %s' %
+           (eo, eh, sorted(added), workspaces))
+
+
 def check_raises(name, exception, call, needle):
     try:
         call()
@@ -360,6 +395,7 @@ def main():
         check_compile_cache()
         check_compiled_flags(1, 70, 1, 2, 60, 100, None)
         check_compiled_flags(2, 40, 2, 2, 48, 48, -5.0)
+        check_translate_flags(1, 70, 1, 2, 64)
     else:
         print('skip compiled on demand: no kda-translate (KDA_TRANSLATE)')
     print('%d failed' % len(failures) if failures else 'PASS')
