@@ -3,8 +3,7 @@
 #include "kda/Reference/State.h"
 
 #include "Check.h"
-
-#include <cmath>
+#include "ChunkState.h"
 
 namespace kda::ref {
 
@@ -36,12 +35,7 @@ ChunkStates chunkStates(const Problem &p, const std::vector<double> &w,
     for (size_t ci = 0; ci < chunks.size(); ++ci) {
       const Chunk &c = chunks[ci];
       if (c.local == 0) // A new sequence starts from its initial state.
-        for (int64_t kk = 0; kk < K; ++kk)
-          for (int64_t vv = 0; vv < V; ++vv)
-            S[kk * V + vv] =
-                initialState ? (*initialState)[p.stateOffset(c.seq, nu) +
-                                               p.stateElem(kk, vv)]
-                             : 0.0;
+        startState(p, c, nu, initialState, S);
       for (int64_t kk = 0; kk < K; ++kk)
         for (int64_t vv = 0; vv < V; ++vv)
           out.h[p.stateOffset(c.id, nu) + p.stateElem(kk, vv)] =
@@ -63,24 +57,8 @@ ChunkStates chunkStates(const Problem &p, const std::vector<double> &w,
       }
 
       // S = diag(2^{G_last}) S + kg^T Vn.
-      const double *gLast = &G[at3(c.end - 1, nu, 0, HV, K)];
-      for (int64_t kk = 0; kk < K; ++kk) {
-        const double decay = std::exp2(gLast[kk]);
-        for (int64_t vv = 0; vv < V; ++vv) {
-          double acc = decay * S[kk * V + vv];
-          for (int64_t i = c.begin; i < c.end; ++i)
-            acc += kg[at3(i, nu, kk, HV, K)] * Vn[(i - c.begin) * V + vv];
-          S[kk * V + vv] = acc;
-        }
-      }
-
-      const bool lastOfSeq =
-          ci + 1 == chunks.size() || chunks[ci + 1].local == 0;
-      if (lastOfSeq)
-        for (int64_t kk = 0; kk < K; ++kk)
-          for (int64_t vv = 0; vv < V; ++vv)
-            out.finalState[p.stateOffset(c.seq, nu) + p.stateElem(kk, vv)] =
-                S[kk * V + vv];
+      advanceState(p, c, nu, G, kg, Vn, S);
+      finishState(p, chunks, ci, nu, S, out.finalState);
     }
   return out;
 }

@@ -324,13 +324,13 @@ struct StateScanKernel {
 /// v_new set), kda.state_scan_output (w, u, q, Aqk and o set) or
 /// kda.chunk_recurrence (qg, kd, v, beta, M, Aqk and o set).
 struct ScanStage {
-  Operation *op;
+  Operation *op = nullptr;
   Value kg, w, u, G, q, aqk, h0, cu;
   Value h, vNew, o, ht;
-  int64_t chunkSize;
-  StateLayout layout;
+  Value qg, kd, v, beta, m;
+  int64_t chunkSize = 64;
+  StateLayout layout = StateLayout::kv;
   float scale = 1.0f;
-  Value qg = {}, kd = {}, v = {}, beta = {}, m = {};
 };
 
 LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
@@ -458,65 +458,49 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
 
 } // namespace
 
+/// The fields every scan op has: the op, kg, G, the initial and final
+/// states, cu_seqlens, the chunk size and the state layout.
+template <typename ScanOp> static ScanStage commonScanStage(ScanOp op) {
+  ScanStage stage{};
+  stage.op = op;
+  stage.kg = op.getKg();
+  stage.G = op.getG();
+  stage.h0 = op.getInitialState();
+  stage.cu = op.getCuSeqlens();
+  stage.ht = op.getFinalState();
+  stage.chunkSize = static_cast<int64_t>(op.getChunkSize());
+  stage.layout = op.getStateLayout();
+  return stage;
+}
+
 LogicalResult kda::lowerStage(StateScanOp op, StageContext &ctx) {
-  ScanStage stage{op,
-                  op.getKg(),
-                  op.getW(),
-                  op.getU(),
-                  op.getG(),
-                  Value(),
-                  Value(),
-                  op.getInitialState(),
-                  op.getCuSeqlens(),
-                  op.getH(),
-                  op.getVNew(),
-                  Value(),
-                  op.getFinalState(),
-                  static_cast<int64_t>(op.getChunkSize()),
-                  op.getStateLayout()};
+  ScanStage stage = commonScanStage(op);
+  stage.w = op.getW();
+  stage.u = op.getU();
+  stage.h = op.getH();
+  stage.vNew = op.getVNew();
   return lowerScan(stage, ctx);
 }
 
 LogicalResult kda::lowerStage(StateScanOutputOp op, StageContext &ctx) {
-  ScanStage stage{op,
-                  op.getKg(),
-                  op.getW(),
-                  op.getU(),
-                  op.getG(),
-                  op.getQ(),
-                  op.getAqk(),
-                  op.getInitialState(),
-                  op.getCuSeqlens(),
-                  Value(),
-                  Value(),
-                  op.getO(),
-                  op.getFinalState(),
-                  static_cast<int64_t>(op.getChunkSize()),
-                  op.getStateLayout(),
-                  op.getScale().convertToFloat()};
+  ScanStage stage = commonScanStage(op);
+  stage.w = op.getW();
+  stage.u = op.getU();
+  stage.q = op.getQ();
+  stage.aqk = op.getAqk();
+  stage.o = op.getO();
+  stage.scale = op.getScale().convertToFloat();
   return lowerScan(stage, ctx);
 }
 
 LogicalResult kda::lowerStage(ChunkRecurrenceOp op, StageContext &ctx) {
-  ScanStage stage{op,
-                  op.getKg(),
-                  Value(),
-                  Value(),
-                  op.getG(),
-                  Value(),
-                  op.getAqk(),
-                  op.getInitialState(),
-                  op.getCuSeqlens(),
-                  Value(),
-                  Value(),
-                  op.getO(),
-                  op.getFinalState(),
-                  static_cast<int64_t>(op.getChunkSize()),
-                  op.getStateLayout()};
+  ScanStage stage = commonScanStage(op);
   stage.qg = op.getQg();
   stage.kd = op.getKd();
   stage.v = op.getV();
   stage.beta = op.getBeta();
   stage.m = op.getM();
+  stage.aqk = op.getAqk();
+  stage.o = op.getO();
   return lowerScan(stage, ctx);
 }
