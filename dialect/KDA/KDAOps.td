@@ -602,7 +602,8 @@ def KDA_ChunkFwdOp : KDA_Op<"chunk_fwd", [Pure, AttrSizedOperandSegments]> {
 
     starting from `initial_state` (or 0), evaluated chunk by chunk as the
     stage ops do (`gate_cumsum`, `intra_diag`, `inter_solve`, `wy_recompute`,
-    `state_scan`, `output`).
+    `state_scan`, `output`; or, after `kda-fuse-recurrence`, the first three
+    then `decay_apply` and `chunk_recurrence`).
 
     Operands: `q, k : [B, T, H, K]` (same shape and element type),
     `v : [B, T, HV, V]`, `g : [B, T, HV, K]`, `beta : [B, T, HV]`, with

@@ -7,7 +7,8 @@
 // and final state in layout vk; f32 with K = 128 != V = 64 and states in
 // layout kv; K = V = 256 (four state tiles) with safe_gate, varlen and
 // states; K = V = 128 bf16 with gates masked to -1000; beta sigmoid with
-// allow_neg_eigval; FlashKDA's flags (in-kernel gate, l2norm and beta
+// allow_neg_eigval; a softplus gate in the kernel with grouped value heads
+// and the scale 0.1; FlashKDA's flags (in-kernel gate, l2norm and beta
 // sigmoid, safe_gate, varlen, vk) with the prepare stages as one kernel
 // (--fuse-chunk-kernels: two kernels in all), at chunks of 64 and 16; after
 // kda-fuse-scan-output; and with the chunk size set at compile time
@@ -24,6 +25,7 @@
 // RUN: kda-translate %t/c16_flashkda_flags.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/c16_flashkda_flags.kdab
 // RUN: kda-translate %t/varlen_f16_vk.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-scan-output -o %t/varlen_f16_vk_fso.kdab
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --chunk-size 16 -o %t/k128_bf16_c16.kdab
+// RUN: kda-translate %t/t10_gva_bf16_softplus.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/t10_gva_bf16_softplus.kdab
 // RUN: kda-translate %t/varlen_f16_vk.mlir --kda-to-bundle --no-cubin --fuse-recurrence --chunk-size 64 -o %t/varlen_f16_vk_c64.kdab
 // RUN: kda-run %t/gva_bf16.kdab --cpu --batch 2 --seq-len 200 --heads 2 --value-heads 8 | FileCheck %s
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
@@ -37,6 +39,7 @@
 // RUN: kda-run %t/c16_flashkda_flags.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,1,17,500,1000 --check-heads 6 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/k128_bf16_c16.kdab --cpu --batch 1 --seq-len 1000 --heads 2 --value-heads 2 --mask-p 0.5 --check-heads 2 | FileCheck %s --check-prefixes=CHECK,C16
 // RUN: kda-run %t/varlen_f16_vk_c64.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES,C64
+// RUN: kda-run %t/t10_gva_bf16_softplus.kdab --cpu --batch 2 --seq-len 130 --heads 2 --value-heads 8 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: not kda-run %t/gva_bf16.kdab --cpu --batch 1 --seq-len 63 --heads 1 --value-heads 4 --inject-error | FileCheck %s --check-prefix=BAD
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX
 // RUN: kda-translate %t/flashkda_flags.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX-FLASHKDA
@@ -147,4 +150,13 @@ func.func @c16_flashkda_flags(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xb
       : (tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4x128xbf16>, tensor<1x?x4xbf16>, tensor<4xf32>, tensor<4x128xf32>, tensor<?x4x128x128xf32>, tensor<?xi64>)
       -> (tensor<1x?x4x128xbf16>, tensor<?x4x128x128xf32>)
   return %o, %ht : tensor<1x?x4x128xbf16>, tensor<?x4x128x128xf32>
+}
+
+//--- t10_gva_bf16_softplus.mlir
+func.func @t10_gva_bf16_softplus(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>, %v: tensor<?x?x8x64xbf16>, %g: tensor<?x?x8x64xf32>, %beta: tensor<?x?x8xf32>, %A: tensor<8xf32>, %dt: tensor<8x64xf32>)
+    -> (tensor<?x?x8x64xbf16>, tensor<?x8x64x64xf32>) {
+  %o, %ht = kda.chunk_fwd %q, %k, %v, %g, %beta a_log %A dt_bias %dt {scale = 0.1 : f32, gate_mode = #kda<gate_mode softplus>}
+      : (tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xf32>, tensor<?x?x8xf32>, tensor<8xf32>, tensor<8x64xf32>)
+      -> (tensor<?x?x8x64xbf16>, tensor<?x8x64x64xf32>)
+  return %o, %ht : tensor<?x?x8x64xbf16>, tensor<?x8x64x64xf32>
 }
