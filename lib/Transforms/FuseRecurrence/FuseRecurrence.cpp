@@ -65,6 +65,10 @@ bool takeWY(RecurrentTail &tail, Operation *scan) {
   if (wy.getG() != tail.G || wy.getCuSeqlens() != tail.cu ||
       wy.getChunkSizeAttr() != tail.chunkSize)
     return false;
+  // kda.decay_apply reads the output's q and the WY recompute's k as one
+  // pair of [B, T, H, K] tensors.
+  if (wy.getK().getType() != tail.q.getType())
+    return false;
   tail.wy = wy;
   return true;
 }

@@ -189,3 +189,33 @@ func.func @state_used_early(%q: tensor<2x?x8x64xbf16>, %k: tensor<2x?x8x64xbf16>
       -> tensor<2x?x8x128xbf16>
   return %o, %copy : tensor<2x?x8x128xbf16>, tensor<2x8x64x128xf32>
 }
+
+// -----
+
+// The output's q has fewer heads than the WY recompute's k (each is a
+// valid op, but kda.decay_apply reads them as one pair): not fused.
+
+// CHECK-LABEL: func.func @q_k_differ(
+// CHECK: kda.wy_recompute
+// CHECK: kda.state_scan %
+// CHECK: kda.output
+// CHECK-NOT: kda.chunk_recurrence
+func.func @q_k_differ(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x8x64xbf16>,
+                      %v: tensor<2x?x8x128xbf16>, %G: tensor<2x?x8x64xf32>,
+                      %beta: tensor<2x?x8xbf16>, %M: tensor<2x?x8x64xbf16>,
+                      %Aqk: tensor<2x?x8x64xbf16>)
+    -> tensor<2x?x8x128xbf16> {
+  %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xf32>,
+         tensor<2x?x8xbf16>, tensor<2x?x8x64xbf16>)
+      -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8x64xbf16>)
+  %h, %vn = kda.state_scan %kg, %w, %u, %G
+      : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>,
+         tensor<2x?x8x64xf32>)
+      -> (tensor<2x?x8x64x128xbf16>, tensor<2x?x8x128xbf16>)
+  %o = kda.output %q, %G, %Aqk, %h, %vn {scale = 0.125 : f32}
+      : (tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>, tensor<2x?x8x64xbf16>,
+         tensor<2x?x8x64x128xbf16>, tensor<2x?x8x128xbf16>)
+      -> tensor<2x?x8x128xbf16>
+  return %o : tensor<2x?x8x128xbf16>
+}
