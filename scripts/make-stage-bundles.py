@@ -73,8 +73,16 @@ for test in sorted(os.listdir(tests)):
         src = os.path.join(out, 'src', name + '.mlir')
         with open(src, 'w') as fh:
             fh.write(source)
-        extra = [a for a in args[2:] if a.startswith('--') and a not in
-                 ('--kda-to-bundle', '--no-cubin', '--no-cpu')]
+        # The test's kda-translate flags, with their values (--chunk-size
+        # 16), less the output and the build parts.
+        extra, rest = [], args[2:]
+        while rest:
+            if rest[0] == '-o':
+                rest = rest[2:]
+                continue
+            if rest[0] not in ('--kda-to-bundle', '--no-cubin', '--no-cpu'):
+                extra.append(rest[0])
+            rest = rest[1:]
         extra += os.environ.get('KDA_TRANSLATE_FLAGS', '').split()
         subprocess.run([translate, src, '--kda-to-bundle', '--no-cpu', *extra, '-o',
                         os.path.join(out, name + '.kdab')], check=True)
