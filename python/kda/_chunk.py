@@ -1,5 +1,6 @@
 """kda.chunk_kda: fla's chunk_kda forward on the compiler's kernels."""
 import ctypes
+import os
 
 import torch
 
@@ -163,8 +164,10 @@ def run_eager(q, k, v, g, beta, scale, initial_state, output_final_state,
     flags = call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
                        use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
                        lower_bound, state_v_first, cu_seqlens, A_log, dt_bias)
+    # The raw $KDA_TRANSLATE_FLAGS (split only when a plan is made): this
+    # runs on every call.
     signature = (device, scale, flags,
-                 tuple(_compile.translate_flags())) + tuple(
+                 os.environ.get('KDA_TRANSLATE_FLAGS', '')) + tuple(
         None if t is None else (t.dtype, tuple(t.shape))
         for t in tensors.values())
     plan = _plans.get(signature)
