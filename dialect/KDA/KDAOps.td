@@ -487,22 +487,29 @@ def KDA_DecayApplyOp : KDA_Op<"decay_apply", [Pure]> {
       multiplies the state by;
     - `kd = rd(k * 2^G)`, the keys the state is read through;
     - `kg = rd(k * 2^(G_last - G))`, the keys the state is updated with (as
-      `kda.wy_recompute` computes them).
+      `kda.wy_recompute` computes them);
+    - `g_last = G_last`, the row of `G` the recurrence decays the state by,
+      one per chunk.
 
     `rd` rounds to the element type of `q`. Rows past the end of a sequence
     are 0.
 
     `q, k : [B, T, H, K]`, `G : [B, T, HV, K]` (fp32). Results `qg, kd, kg :
-    [B, T, HV, K]` in the element type of `q`. `kda-fuse-recurrence` writes
+    [B, T, HV, K]` in the element type of `q`, and `g_last : [B, NC, HV, K]`
+    (fp32), indexed by chunk program: `NC = ceil(T / BT)` and chunk `c` of
+    batch entry `b` at `[b, c]`; with `cu_seqlens`, `NC = floor(T / BT) + N`
+    and chunk `c` of sequence `n` at `[0, floor(cu_seqlens[n] / BT) + n +
+    c]` (slots of no chunk are never written). `kda-fuse-recurrence` writes
     this op and `kda.chunk_recurrence` in place of `kda.wy_recompute`,
     `kda.state_scan` and `kda.output`.
 
     Example:
 
     ```mlir
-    %qg, %kd, %kg = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+    %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
         : (tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>, tensor<?x?x8x64xf32>)
-        -> (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>)
+        -> (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
+            tensor<?x?x8x64xbf16>, tensor<?x?x8x64xf32>)
     ```
   }];
   let arguments = (ins
@@ -514,7 +521,7 @@ def KDA_DecayApplyOp : KDA_Op<"decay_apply", [Pure]> {
     DefaultValuedAttr<I64Attr, "64">:$chunk_size
   );
   let results = (outs KDA_FloatTensor:$qg, KDA_FloatTensor:$kd,
-                      KDA_FloatTensor:$kg);
+                      KDA_FloatTensor:$kg, KDA_F32Tensor:$g_last);
   let assemblyFormat = [{
     $q `,` $k `,` $G (`cu_seqlens` $cu_seqlens^)?
     attr-dict `:` functional-type(operands, results)
@@ -538,16 +545,19 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
        `kda.wy_recompute` and `kda.state_scan` (`u = M . (beta v)`,
        `w = M . (beta k 2^G)`) up to rounding;
     3. `o[c] = qg[c] . Sr + tril(Aqk[c]) . v_new`;
-    4. `S = diag(2^G_last[c]) . S + kg[c]^T . v_new`, where `G_last` is the
-       gate cumsum at the last valid row of the chunk.
+    4. `S = diag(2^g_last[c]) . S + kg[c]^T . v_new`, where `g_last[c]` is
+       the gate cumsum at the last valid row of the chunk (`kda.decay_apply`'s
+       result of that name).
 
     Neither `w`, `u`, the per-chunk states `h` nor `v_new` exist in memory:
     what the recurrence reads besides the inputs `v` and `beta` is `qg`,
-    `kd`, `kg`, `M`, `Aqk` and `G_last`. The state `S` is fp32 throughout.
+    `kd`, `kg`, `M`, `Aqk` and one row of `g_last` per chunk. The state `S`
+    is fp32 throughout.
 
     Shapes: `qg, kd, kg : [B, T, HV, K]` (one element type), `v : [B, T, HV,
     V]`, `beta : [B, T, HV]`, `M, Aqk : [B, T, HV, BT]` in the element type
-    of `kd`, `G : [B, T, HV, K]` (fp32); `o : [B, T, HV, V]` in the element
+    of `kd`, `g_last : [B, NC, HV, K]` (fp32, indexed by chunk program as
+    `kda.decay_apply` writes it); `o : [B, T, HV, V]` in the element
     type of `v`; `initial_state, final_state : [N, HV, K, V]` (fp32; `[N,
     HV, V, K]` with `state_layout` `vk`), `N` being `B` or the number of
     sequences of `cu_seqlens`.
@@ -555,7 +565,7 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
     Example:
 
     ```mlir
-    %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %G
+    %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
         initial_state %h0
         : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
            tensor<?x?x8x128xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x64xbf16>,
@@ -571,7 +581,7 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
     KDA_FloatTensor:$beta,
     KDA_FloatTensor:$M,
     KDA_FloatTensor:$Aqk,
-    KDA_F32Tensor:$G,
+    KDA_F32Tensor:$g_last,
     Optional<KDA_F32Tensor>:$initial_state,
     Optional<KDA_SeqLens>:$cu_seqlens,
     DefaultValuedAttr<I64Attr, "64">:$chunk_size,
@@ -580,7 +590,7 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
   );
   let results = (outs KDA_FloatTensor:$o, Optional<KDA_F32Tensor>:$final_state);
   let assemblyFormat = [{
-    $qg `,` $kd `,` $kg `,` $v `,` $beta `,` $M `,` $Aqk `,` $G
+    $qg `,` $kd `,` $kg `,` $v `,` $beta `,` $M `,` $Aqk `,` $g_last
     (`initial_state` $initial_state^)? (`cu_seqlens` $cu_seqlens^)?
     attr-dict `:` functional-type(operands, results)
   }];

@@ -131,6 +131,30 @@ def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ChunkStartOp : Tile_Op<"chunk_start", [Pure]> {
+  let summary = "the first token row of the program's chunk";
+  let description = [{
+    Returns `row`, which must be the first row, along dimension 1 of the
+    `[B, T, heads, ...]` buffers, of the chunk that the running program owns
+    under its launch's `chunks<BT>` partition (`tile.partition`). The
+    per-chunk stages built for one fused kernel (`convert-kda-to-tile`
+    with `fusable-chunk-stages`) index their chunk's rows from it, so that
+    `kda-privatize-chunk-buffers` can give a buffer that only one fused
+    kernel reads and writes a per-program home of `BT` rows, row `i` of
+    the chunk becoming row `i - row`. It does not fold (the mark would be
+    lost); `convert-tile-to-linalg` replaces it with `row`.
+
+    ```mlir
+    %start = tile.chunk_start %row
+    %t = tile.load %G[%b, %start, %h, %c0] bounds [%end, %c64] dims [1, 3]
+        : memref<?x?x4x64xf32> -> tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Index:$row);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$row attr-dict";
+}
+
 def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
   let summary = "number of programs along a grid axis";
   let description = [{

@@ -110,6 +110,61 @@ def FuseTileLaunchesPass : Pass<"kda-fuse-tile-launches", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::kda::tile::TileDialect"];
 }
 
+def PrivatizeChunkBuffersPass
+    : Pass<"kda-privatize-chunk-buffers", "::mlir::ModuleOp"> {
+  let summary = "Keep buffers that one fused per-chunk kernel owns on chip";
+  let description = [{
+    A workspace buffer (`memref.alloc` of the host function) whose only
+    user is one `tile.launch` with a `chunks<BT>` partition (after
+    `kda-fuse-tile-launches`: the gate cumsum `G` and the diagonal block
+    inverses `Akkd` when every stage that reads them runs in the fused
+    per-chunk kernel) holds, for program `p`, only rows of `p`'s own chunk,
+    written and read by `p` alone. The pass gives it a home of `BT` rows per
+    program: a `memref.alloc` of `[1, BT, 1, D]` at the kernel's entry (in
+    the memory space `memory-space` names: `workgroup` for the GPU's shared
+    memory, `default` for the CPU), every `tile.load` and `tile.store` of it
+    indexed at `[0, i - start, 0, j]` and bounded at `bound - start` along
+    the rows, `start` being the `tile.chunk_start` the access's stage
+    body begins with. The buffer leaves the kernel's arguments and the
+    launch, and the workspace shrinks by its size.
+
+    A buffer stays as it is when any other op uses it, when an access is
+    not a tile load or store, bounds a batch or head dimension, spans the
+    rows without an explicit bound, or has no `tile.chunk_start` before it
+    in its kernel.
+
+    Example (`BT = 64`):
+
+    ```mlir
+    %G = memref.alloc(%t) : memref<1x?x4x64xf32>
+    tile.launch @fused grid [%n, %c1, %c1] args(%g, %G, ...)
+        {tile.partition = "chunks64"}
+    func.func @fused(%g: ..., %G: memref<1x?x4x64xf32>, ...) {
+      %start = tile.chunk_start %row
+      tile.store %x, %G[%b, %start, %h, %c0] bounds [%end, %c64] dims [1, 3]
+          : tensor<64x64xf32>, memref<1x?x4x64xf32>
+    // becomes
+    tile.launch @fused grid [%n, %c1, %c1] args(%g, ...)
+        {tile.partition = "chunks64"}
+    func.func @fused(%g: ..., ...) {
+      %G = memref.alloc() : memref<1x64x1x64xf32, #gpu.address_space<workgroup>>
+      %start = tile.chunk_start %row
+      %rows = arith.subi %end, %start : index
+      tile.store %x, %G[%c0, %c0, %c0, %c0] bounds [%rows, %c64] dims [1, 3]
+          : tensor<64x64xf32>, memref<1x64x1x64xf32, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let options = [
+    Option<"memorySpace", "memory-space", "std::string", "\"default\"",
+           "Memory space of the per-program buffers: 'workgroup' (GPU shared "
+           "memory) or 'default' (the CPU)">,
+  ];
+  let dependentDialects = ["::mlir::kda::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def HoistTileLoadsPass : Pass<"kda-hoist-tile-loads", "::mlir::ModuleOp"> {
   let summary = "Move tile loads of tile kernels up to where their operands exist";
   let description = [{

@@ -36,11 +36,14 @@ enum class RegisterKernels {
 /// convert-kda-to-tile's: the mapping whose tuning each kernel takes. The
 /// kernels that `kernels` names become per-thread code on registers first
 /// (the GPU); the others, and kernels written with layouts when `kernels`
-/// is none, lose their layouts.
+/// is none, lose their layouts. The intermediates that only a fused
+/// per-chunk kernel touches move into per-program buffers in
+/// `privateSpace` (kda-privatize-chunk-buffers).
 static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
                                        StringRef mapping,
                                        RegisterKernels kernels, bool prefetch,
-                                       int64_t numThreads) {
+                                       int64_t numThreads,
+                                       StringRef privateSpace) {
   pm.addPass(createConvertChunkFwdToStagesPass({stages.chunkSize}));
   // The recurrent form first: it takes the scan and the output whether or
   // not kda-fuse-scan-output has joined them.
@@ -65,6 +68,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
     // CSE first: launches over one grid then name it by one value.
     pm.addPass(createCSEPass());
     pm.addPass(createFuseTileLaunchesPass());
+    pm.addPass(createPrivatizeChunkBuffersPass({privateSpace.str()}));
   }
   pm.addPass(createHoistTileLoadsPass());
   if (kernels != RegisterKernels::none) {
@@ -88,7 +92,7 @@ void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
   // The tile programs of the default GPU mapping, for the CPU.
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), "tuned",
                              RegisterKernels::none, /*prefetch=*/false,
-                             /*numThreads=*/0);
+                             /*numThreads=*/0, "default");
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
@@ -106,7 +110,8 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
     mapping = "shared-memory";
   }
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), mapping, kernels,
-                             options.prefetch, options.numThreads);
+                             options.prefetch, options.numThreads,
+                             "workgroup");
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(
       createConvertTileToGPUPass({options.numThreads, options.maxRegisters}));

@@ -19,10 +19,9 @@ void startState(const Problem &p, const Chunk &c, int64_t nu,
 }
 
 void advanceState(const Problem &p, const Chunk &c, int64_t nu,
-                  const std::vector<double> &G, const std::vector<double> &kg,
+                  const double *gLast, const std::vector<double> &kg,
                   const std::vector<double> &vNew, std::vector<double> &S) {
   const int64_t HV = p.HV, K = p.K, V = p.V;
-  const double *gLast = &G[at3(c.end - 1, nu, 0, HV, K)];
   for (int64_t kk = 0; kk < K; ++kk) {
     const double decay = std::exp2(gLast[kk]);
     for (int64_t vv = 0; vv < V; ++vv) {

@@ -23,10 +23,10 @@ void startState(const Problem &p, const Chunk &c, int64_t nu,
                 std::vector<double> &S);
 
 /// S = diag(2^{G_last}) S + kg^T vNew for chunk `c` of value head `nu`,
-/// G_last being G [B,T,HV,K] at the chunk's last row, kg [B,T,HV,K] and
-/// vNew the chunk's rows [c.size() x V].
+/// `gLast` pointing at G_last's K values (G at the chunk's last row), kg
+/// [B,T,HV,K] and vNew the chunk's rows [c.size() x V].
 void advanceState(const Problem &p, const Chunk &c, int64_t nu,
-                  const std::vector<double> &G, const std::vector<double> &kg,
+                  const double *gLast, const std::vector<double> &kg,
                   const std::vector<double> &vNew, std::vector<double> &S);
 
 /// Stores S as the final state [N,HV,K,V] (layout p.stateLayout) of the

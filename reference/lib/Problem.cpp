@@ -52,6 +52,12 @@ int64_t Problem::chunksPerBatch() const {
   return chunkOffsets().back();
 }
 
+int64_t Problem::chunkProgramsPerBatch() const {
+  if (!isVarlen())
+    return ceilDiv(T, chunkSize);
+  return T / chunkSize + numSequences();
+}
+
 std::vector<Sequence> Problem::sequences() const {
   std::vector<Sequence> seqs;
   if (isVarlen()) {
@@ -76,11 +82,16 @@ std::vector<Chunk> Problem::chunks() const {
   std::vector<Sequence> seqs = sequences();
   // For fixed length every batch entry owns NT = ceil(T/BT) slots of h, which
   // equals the running count; for varlen the ids are chunk_offsets[n] + c.
+  // Chunk program slots: b * NC + c for fixed length (NC = NT), and
+  // floor(cu[n] / BT) + n + c for varlen (tile.varlen_chunk's numbering).
   int64_t id = 0;
   for (int64_t n = 0; n < static_cast<int64_t>(seqs.size()); ++n) {
+    const int64_t first =
+        isVarlen() ? seqs[n].begin / chunkSize + n : id;
     for (int64_t c = 0, r = seqs[n].begin; r < seqs[n].end;
          ++c, r += chunkSize)
-      result.push_back({n, c, id++, r, std::min(r + chunkSize, seqs[n].end)});
+      result.push_back({n, c, id++, first + c, r,
+                        std::min(r + chunkSize, seqs[n].end)});
   }
   return result;
 }

@@ -5,6 +5,7 @@
 #include "Check.h"
 #include "ChunkState.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace kda::ref {
@@ -22,9 +23,11 @@ DecayedKeys decayApply(const Problem &p, const std::vector<double> &q,
   out.qg.assign(p.gateSize(), 0.0);
   out.kd.assign(p.gateSize(), 0.0);
   out.kg.assign(p.gateSize(), 0.0);
+  out.gLast.assign(p.lastGateSize(), 0.0);
   for (const Chunk &c : p.chunks())
     for (int64_t nu = 0; nu < HV; ++nu) {
       const double *gLast = &G[at3(c.end - 1, nu, 0, HV, K)];
+      std::copy(gLast, gLast + K, &out.gLast[at3(c.program, nu, 0, HV, K)]);
       for (int64_t i = c.begin; i < c.end; ++i) {
         const double *qi = &q[at3(i, p.qkHead(nu), 0, p.H, K)];
         const double *ki = &k[at3(i, p.qkHead(nu), 0, p.H, K)];
@@ -45,7 +48,6 @@ RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,
                                  const std::vector<double> &beta,
                                  const std::vector<double> &M,
                                  const std::vector<double> &Aqk,
-                                 const std::vector<double> &G,
                                  const std::vector<double> *initialState) {
   p.validate();
   checkSize(keys.qg, p.gateSize(), "qg");
@@ -55,7 +57,7 @@ RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,
   checkSize(beta, p.betaSize(), "beta");
   checkSize(M, p.chunkMatrixSize(), "M");
   checkSize(Aqk, p.chunkMatrixSize(), "Aqk");
-  checkSize(G, p.gateSize(), "G");
+  checkSize(keys.gLast, p.lastGateSize(), "g_last");
   if (initialState)
     checkSize(*initialState, p.stateSize(), "initial_state");
 
@@ -110,7 +112,8 @@ RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,
         }
       }
       // S = diag(2^{G_last}) S + kg^T v_new.
-      advanceState(p, c, nu, G, keys.kg, vNew, S);
+      advanceState(p, c, nu, &keys.gLast[at3(c.program, nu, 0, HV, K)],
+                   keys.kg, vNew, S);
       finishState(p, chunks, ci, nu, S, out.finalState);
     }
   return out;

@@ -57,7 +57,8 @@ ChunkStates chunkStates(const Problem &p, const std::vector<double> &w,
       }
 
       // S = diag(2^{G_last}) S + kg^T Vn.
-      advanceState(p, c, nu, G, kg, Vn, S);
+      advanceState(p, c, nu, &G[at3(c.end - 1, nu, 0, p.HV, p.K)], kg, Vn,
+                   S);
       finishState(p, chunks, ci, nu, S, out.finalState);
     }
   return out;

@@ -168,8 +168,10 @@ Status evalError(const std::string &where, const Expr &e, EvalError err) {
 /// The state slot symbols: N (sequences of initial/final states) must be B,
 /// or the number of sequences with cu_seqlens; NT (chunk slots of h) must be
 /// ceil(T / chunk), or with cu_seqlens (host copy, checked at the Full
-/// level) the sum of ceil(T_n / chunk). Kernels index states by these
-/// slots, so a smaller buffer would be written out of bounds.
+/// level) the sum of ceil(T_n / chunk); NC (chunk program slots of g_last)
+/// must be ceil(T / chunk), or floor(T / chunk) + N with cu_seqlens.
+/// Kernels index states by these slots, so a smaller buffer would be
+/// written out of bounds.
 Status checkStateSlots(const Manifest &m, const LaunchArgs &a,
                        CheckLevel level, const Plan &plan, const bool *bound) {
   auto symbol = [&](const char *name, int64_t &value) {
@@ -183,7 +185,7 @@ Status checkStateSlots(const Manifest &m, const LaunchArgs &a,
   // B and T: symbols, or the static leading dimensions of the first
   // argument (every kda program's first argument is [B, T, ...]).
   const TensorArg &first = a.tensors[0];
-  int64_t N, NT, B = 0, T = 0, chunk = 0;
+  int64_t N, NT, NC, B = 0, T = 0, chunk = 0;
   if (!symbol("B", B) && first.rank >= 1)
     B = first.dims[0];
   if (!symbol("T", T) && first.rank >= 2)
@@ -198,6 +200,21 @@ Status checkStateSlots(const Manifest &m, const LaunchArgs &a,
     if (N != expected)
       return invalid("N = " + std::to_string(N) + " (state slots) must be " +
                      what + " = " + std::to_string(expected));
+  }
+  if (symbol("NC", NC)) {
+    if (!lookupSize(m, plan, bound, "chunk", chunk) || chunk <= 0)
+      return invalid("g_last has a dimension NC, but the bundle has no key "
+                     "chunk=<size>");
+    const int64_t sequences =
+        varlen ? a.tensors[m.cuSeqlensArg].dims[0] - 1 : 0;
+    const int64_t expected =
+        varlen ? T / chunk + sequences : (T + chunk - 1) / chunk;
+    if (NC != expected)
+      return invalid("NC = " + std::to_string(NC) +
+                     " (chunk program slots) must be " +
+                     std::to_string(expected) +
+                     (varlen ? " = floor(T / chunk) + the number of sequences"
+                             : " = ceil(T / chunk)"));
   }
   if (!symbol("NT", NT))
     return Status::ok();

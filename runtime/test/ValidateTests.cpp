@@ -320,6 +320,66 @@ end-kernel
                "cu_seqlens = 3");
     }
   }
+  {
+    // Chunk program slots: NC (g_last's chunk dimension) must be
+    // ceil(T / chunk), or floor(T / chunk) + N with cu_seqlens.
+    const char *chunkManifest = R"(abi 1
+chip sm_90
+entry test_chunks
+key program=test chunk=64
+arg 0 kg input bf16 B,T,2,8
+arg 1 g_last output f32 B,NC,2,8
+kernel test_chunks_k
+block 128 1 1
+shared 0
+grid 1 1 1
+param arg 0
+param arg 1
+end-kernel
+)";
+    auto fixed = makeProgram(h, chunkManifest, mock.path);
+    auto varlen = makeProgram(
+        h,
+        replaceFirst(chunkManifest, "arg 1 g_last output",
+                     "arg 1 cu_seqlens input i64 N1\narg 2 g_last output"),
+        mock.path);
+    if (fixed && varlen) {
+      Buffer kg(2 * 130 * 2 * 8 * 2), gl(2 * 8 * 2 * 8 * 4), cu(4 * 8);
+      TensorArg t[3];
+      Plan plan;
+      auto launch = [&](int64_t B, int64_t NC) {
+        LaunchArgs la;
+        t[0] = TensorArg::make(kg.data, DType::BF16, {B, 130, 2, 8});
+        t[1] = TensorArg::make(gl.data, DType::F32, {B, NC, 2, 8});
+        la.tensors = t;
+        la.numTensors = 2;
+        return la;
+      };
+      h.expectOk("validate/chunk-slots-accepted",
+                 fixed->validate(launch(2, 3), plan));
+      r.expect("chunk-slots-nc", *fixed, launch(2, 2), gl,
+               "NC = 2 (chunk program slots) must be 3 = ceil(T / chunk)");
+      // Varlen: 0, 0, 65, 130: floor(130 / 64) + 3 = 5 slots.
+      const std::vector<int64_t> cuHost = {0, 0, 65, 130};
+      std::memcpy(cu.data, cuHost.data(), 32);
+      auto launchVarlen = [&](int64_t NC) {
+        LaunchArgs la;
+        t[0] = TensorArg::make(kg.data, DType::BF16, {1, 130, 2, 8});
+        t[1] = TensorArg::make(cu.data, DType::I64, {4});
+        t[2] = TensorArg::make(gl.data, DType::F32, {1, NC, 2, 8});
+        la.tensors = t;
+        la.numTensors = 3;
+        la.cuSeqlensHost = cuHost.data();
+        la.numCuSeqlensHost = cuHost.size();
+        return la;
+      };
+      h.expectOk("validate/chunk-slots-varlen-accepted",
+                 varlen->validate(launchVarlen(5), plan));
+      r.expect("chunk-slots-varlen-nc", *varlen, launchVarlen(4), gl,
+               "NC = 4 (chunk program slots) must be 5 = floor(T / chunk) + "
+               "the number of sequences");
+    }
+  }
   h.record("validate/driver-never-called", mock.state->calls == 0,
            std::to_string(mock.state->calls) + " driver calls");
 }

@@ -10,6 +10,7 @@
 //  - qg = rd(scale * q * 2^G),
 //  - kd = rd(k * 2^G),
 //  - kg = rd(k * 2^(G_last - G)) (as kda.wy_recompute),
+//  - g_last = G_last, at the program's chunk slot (its chunk program index),
 //
 // rd() rounding to q's element type. Rows past the sequence end read as 0
 // and are never stored.
@@ -34,7 +35,7 @@ struct DecayApplyKernel : ChunkKernelBody {
   using ChunkKernelBody::ChunkKernelBody;
 
   // Arguments.
-  Value q, k, G, qg, kd, kg;
+  Value q, k, G, qg, kd, kg, gLastOut;
   // Static sizes: K, its tile width BK, the chunk size BT.
   int64_t kDim = 0, bk = 0, bt = 0;
   /// Element type of q, k and the results.
@@ -78,6 +79,7 @@ struct DecayApplyKernel : ChunkKernelBody {
                          {batch, lastRow, head, col}, {t.index(kDim)}, {3});
     Value decay = t.exp2(t.sub(t.broadcast(gLast, 0, {bt, bk}), gTile));
     storeRows(t.mul(kTile, decay), kg, col);
+    t.store(gLast, gLastOut, {batch, chunk, head, col}, {t.index(kDim)}, {3});
   }
 };
 
@@ -94,7 +96,7 @@ LogicalResult kda::lowerStage(DecayApplyOp op, StageContext &ctx) {
                     static_cast<int64_t>(op.getChunkSize()),
                     op.getCuSeqlens()};
 
-  // Kernel arguments: q, k, G, qg, kd, kg, [cu_seqlens].
+  // Kernel arguments: q, k, G, qg, kd, kg, g_last, [cu_seqlens].
   KernelArguments args(ctx, op,
                        {{op.getQ(), "q"},
                         {op.getK(), "k"},
@@ -102,6 +104,7 @@ LogicalResult kda::lowerStage(DecayApplyOp op, StageContext &ctx) {
                         {op.getQg(), "qg"},
                         {op.getKd(), "kd"},
                         {op.getKg(), "kg"},
+                        {op.getGLast(), "g_last"},
                         {op.getCuSeqlens(), "cu_seqlens"}});
   addChunkStageKey(ctx, key);
   addFloatKey(ctx, "scale", op.getScale().convertToFloat());
@@ -112,7 +115,7 @@ LogicalResult kda::lowerStage(DecayApplyOp op, StageContext &ctx) {
                   [&](ChunkKernel &kernel) {
                     DecayApplyKernel body(kernel, loc);
                     args.bind(kernel.kernel, body.q, body.k, body.G, body.qg,
-                              body.kd, body.kg);
+                              body.kd, body.kg, body.gLastOut);
                     body.kDim = key.k;
                     body.bk = columnTile(key.k, kMaxColumnTile);
                     body.bt = key.chunk;

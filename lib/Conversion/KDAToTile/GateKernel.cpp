@@ -115,7 +115,8 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
         b, loc, pidK, arith::ConstantIndexOp::create(b, loc, bk));
 
   // Row range [rowStart, rowEnd) of this chunk's sequence along dim 1.
-  ChunkRows rows = locateChunk(b, loc, pidT, g, cu, bt);
+  ChunkRows rows =
+      locateChunk(b, loc, pidT, g, cu, bt, ctx.fusableChunkStages);
   Value rowStart = rows.start, rowEnd = rows.end, valid = rows.valid;
 
   auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);

@@ -64,7 +64,8 @@ Value kda::countChunks(OpBuilder &b, Location loc, Value rows, Value cuSeqlens,
 }
 
 ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
-                           Value rows, Value cuSeqlens, int64_t bt) {
+                           Value rows, Value cuSeqlens, int64_t bt,
+                           bool markStart) {
   Value cBT = arith::ConstantIndexOp::create(b, loc, bt);
   ChunkRows result;
   if (cuSeqlens) {
@@ -84,6 +85,8 @@ ChunkRows kda::locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
     result.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                          result.start, result.end);
   }
+  if (markStart)
+    result.start = tile::ChunkStartOp::create(b, loc, result.start);
   return result;
 }
 
@@ -212,10 +215,12 @@ tile::LaunchOp kda::launchOverChunks(
 /// Decomposes the program id of a kernel launched on
 /// B * HV * countChunks(rowsLike, cuSeqlens, bt) programs along x. `HV` is
 /// dimension 2 of `rowsLike` (a [B, T, HV, ...] buffer) and `H` dimension 2
-/// of `qkLike` (a [B, T, H, ...] buffer); both may be dynamic.
+/// of `qkLike` (a [B, T, H, ...] buffer); both may be dynamic. `markStart`
+/// as for locateChunk.
 static ChunkProgram locateChunkProgram(OpBuilder &b, Location loc,
                                        Value rowsLike, Value qkLike,
-                                       Value cuSeqlens, int64_t bt) {
+                                       Value cuSeqlens, int64_t bt,
+                                       bool markStart) {
   // (batch, head) fastest: neighbouring programs read the same rows of
   // every head (contiguous in memory) and, for varlen, search for the
   // same chunk.
@@ -226,10 +231,12 @@ static ChunkProgram locateChunkProgram(OpBuilder &b, Location loc,
   Value hv = headCount(b, loc, rowsLike);
   Value group = arith::DivUIOp::create(b, loc, hv, headCount(b, loc, qkLike));
   ChunkProgram program;
+  program.chunk = chunk;
   program.batch = arith::DivUIOp::create(b, loc, bh, hv);
   program.head = arith::RemUIOp::create(b, loc, bh, hv);
   program.qkHead = arith::DivUIOp::create(b, loc, program.head, group);
-  program.rows = locateChunk(b, loc, chunk, rowsLike, cuSeqlens, bt);
+  program.rows =
+      locateChunk(b, loc, chunk, rowsLike, cuSeqlens, bt, markStart);
   return program;
 }
 
@@ -242,8 +249,9 @@ void kda::lowerChunkStage(StageContext &ctx, Location loc,
   Value cuBuf = args.bufferOf(cuSeqlens);
   Value cu = cuBuf ? kernel.getArguments().back() : Value();
   // One flat grid axis: program = chunk * (B * HV) + bh.
-  ChunkProgram program = locateChunkProgram(
-      b, loc, kernel.getArgument(2), kernel.getArgument(0), cu, bt);
+  ChunkProgram program =
+      locateChunkProgram(b, loc, kernel.getArgument(2), kernel.getArgument(0),
+                         cu, bt, ctx.fusableChunkStages);
   auto ifOp =
       scf::IfOp::create(b, loc, program.rows.valid, /*withElseRegion=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -266,7 +274,7 @@ namespace {
 Value getGateOperand(Operation *op) {
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case<IntraDiagOp, InterSolveOp, WYRecomputeOp, StateScanOp, OutputOp,
-            StateScanOutputOp, DecayApplyOp, ChunkRecurrenceOp>(
+            StateScanOutputOp, DecayApplyOp>(
           [](auto stage) { return stage.getG(); })
       .Default([](Operation *) { return Value(); });
 }
@@ -422,6 +430,10 @@ struct ConvertKDAToTilePass
       auto scan = dyn_cast<StateScanOp>(def);
       auto fusedScan = dyn_cast<StateScanOutputOp>(def);
       auto recurrence = dyn_cast<ChunkRecurrenceOp>(def);
+      auto decay = dyn_cast<DecayApplyOp>(def);
+      Value decayCu = decay && decay.getCuSeqlens()
+                          ? buffers.lookup(decay.getCuSeqlens())
+                          : Value();
       Value cuSeqlens = scan         ? scan.getCuSeqlens()
                         : fusedScan  ? fusedScan.getCuSeqlens()
                         : recurrence ? recurrence.getCuSeqlens()
@@ -440,6 +452,9 @@ struct ConvertKDAToTilePass
         } else if (scan && result == scan.getH() && d == 1) {
           dynSizes.push_back(countChunks(hb, loc, like, cu,
                                          scan.getChunkSize()));
+        } else if (decay && result == decay.getGLast() && d == 1) {
+          dynSizes.push_back(countChunks(hb, loc, like, decayCu,
+                                         decay.getChunkSize()));
         } else if (isState && d == 0 && cu) {
           Value one = arith::ConstantIndexOp::create(hb, loc, 1);
           dynSizes.push_back(arith::SubIOp::create(

@@ -249,12 +249,18 @@ struct ChunkRows {
 
 /// Locates chunk program `chunkProgram` (in [0, countChunks)): chunk
 /// `chunkProgram` of every batch entry for fixed length, or the
-/// (sequence, chunk) found by tile.varlen_chunk with `cuSeqlens`.
+/// (sequence, chunk) found by tile.varlen_chunk with `cuSeqlens`. With
+/// `markStart` (stages built for one fused kernel) the start goes through
+/// tile.chunk_start, for kda-privatize-chunk-buffers.
 ChunkRows locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
-                      Value rows, Value cuSeqlens, int64_t bt);
+                      Value rows, Value cuSeqlens, int64_t bt,
+                      bool markStart = false);
 
 /// The work item of a chunk-parallel program.
 struct ChunkProgram {
+  /// The chunk program index in [0, countChunks): the slot of the program's
+  /// chunk in per-chunk tensors ([B, NC, ...], e.g. decay_apply's g_last).
+  Value chunk;
   /// The batch entry.
   Value batch;
   /// The value head.
@@ -293,7 +299,8 @@ void lowerChunkStage(StageContext &ctx, Location loc,
 struct ChunkKernelBody {
   /// A body built with `b` at `loc` for the program located by `program`.
   ChunkKernelBody(OpBuilder &b, Location loc, const ChunkProgram &program)
-      : t{b, loc}, batch(program.batch), head(program.head),
+      : t{b, loc}, chunk(program.chunk), batch(program.batch),
+        head(program.head),
         qkHead(program.qkHead), rowStart(program.rows.start),
         rowEnd(program.rows.end) {}
   /// The body of `kernel`, built at `loc`.
@@ -301,6 +308,8 @@ struct ChunkKernelBody {
       : ChunkKernelBody(kernel.builder, loc, kernel.program) {}
 
   TileValueBuilder t;
+  /// The chunk program index (see ChunkProgram::chunk).
+  Value chunk;
   /// The batch entry, the value head and the q/k head it reads.
   Value batch, head, qkHead;
   /// The chunk's rows [rowStart, rowEnd) (see ChunkRows).

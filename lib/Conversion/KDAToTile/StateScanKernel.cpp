@@ -29,7 +29,9 @@
 // kda.chunk_recurrence the recurrent form (kda-fuse-recurrence): step 2
 // becomes v_new = rd(tril(M_c) . rd(beta_c * (v_c - kd_c . rd(S)))), the
 // output o_c = qg_c . rd(S) + tril(Aqk_c) . v_new follows it, and step 3
-// takes kg_c as before.
+// takes kg_c as before and G_last from decay_apply's g_last (slot: the
+// chunk index, or floor(cu[n] / BT) + n + c for varlen, the chunk program
+// that wrote it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,7 +72,7 @@ struct StateScanKernel {
   // and qg, kd, v, beta and M set in the recurrent form).
   Value kg, w, u, G, h0, h, vNew, ht, cu;
   Value q, aqk, o;
-  Value qg, kd, v, beta, m;
+  Value qg, kd, v, beta, m, gLast;
   // Program coordinates: the batch entry of the token rows, the sequence
   // (state slot), the value head, the q head it reads and the first V
   // column.
@@ -201,7 +203,7 @@ struct StateScanKernel {
   /// tiles. The dots take 16-bit operands as they are when kd and v have
   /// one 16-bit type (`sixteenBitOutput`), f32 operands otherwise.
   SmallVector<Value> buildRecurrentChunk(Value rowStart, Value rowEnd,
-                                         ValueRange state) {
+                                         Value slot, ValueRange state) {
     const bool narrow = sixteenBitOutput();
     SmallVector<Value> rounded;
     for (Value s : state)
@@ -235,23 +237,28 @@ struct StateScanKernel {
     t.store(t.toElement(out, vType), o, {batch, rowStart, head, v0},
             {rowEnd, t.index(vDim)}, {1, 3});
 
-    return updateState(rowStart, rowEnd, state, t.toElement(vn, ioType));
+    return updateState(rowStart, rowEnd, slot, state,
+                       t.toElement(vn, ioType));
   }
 
   /// Step 3 of every form: S = diag(2^G_last) . S + kg^T . `vnIo` (v_new in
-  /// kg's element type), G_last at the last valid row of the chunk.
-  SmallVector<Value> updateState(Value rowStart, Value rowEnd,
+  /// kg's element type), G_last at the last valid row of the chunk: G's
+  /// row, or in the recurrent form slot `slot` of g_last.
+  SmallVector<Value> updateState(Value rowStart, Value rowEnd, Value slot,
                                  ValueRange state, Value vnIo) {
     Value lastRow = t.subIndex(
         t.minIndex(t.addIndex(rowStart, t.index(bt)), rowEnd), t.index(1));
     SmallVector<Value> next;
     for (int64_t i = 0; i < numKTiles; ++i) {
-      Value gLast = t.load(t.tileOf({kBK}, t.f32()), G,
-                           {batch, lastRow, head, kRow(i)}, {t.index(kDim)},
-                           {3});
+      Value lastGate =
+          recurrentForm()
+              ? t.load(t.tileOf({kBK}, t.f32()), gLast,
+                       {batch, slot, head, kRow(i)}, {t.index(kDim)}, {3})
+              : t.load(t.tileOf({kBK}, t.f32()), G,
+                       {batch, lastRow, head, kRow(i)}, {t.index(kDim)}, {3});
       // 2^G_last per row of K, then broadcast over the BV columns (one
       // exp2 per row, not per state entry).
-      Value decay = t.broadcast(t.exp2(gLast), 1, stateShape());
+      Value decay = t.broadcast(t.exp2(lastGate), 1, stateShape());
       Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
       next.push_back(t.dot(t.trans(kgi), vnIo, t.mul(state[i], decay),
                            tile::Precision::ieee));
@@ -265,7 +272,7 @@ struct StateScanKernel {
   SmallVector<Value> buildChunk(Value rowStart, Value rowEnd, Value slot,
                                 ValueRange state) {
     if (recurrentForm())
-      return buildRecurrentChunk(rowStart, rowEnd, state);
+      return buildRecurrentChunk(rowStart, rowEnd, slot, state);
     // 1. h[slot] = rd(S).
     SmallVector<Value> rounded;
     for (auto [i, s] : llvm::enumerate(state)) {
@@ -291,11 +298,12 @@ struct StateScanKernel {
               {rowEnd, t.index(vDim)}, {1, 3});
 
     // 3. S = diag(2^G_last) . S + kg^T . rd(Vn).
-    return updateState(rowStart, rowEnd, state, t.toElement(vn, ioType));
+    return updateState(rowStart, rowEnd, slot, state,
+                       t.toElement(vn, ioType));
   }
 
   /// Builds the scan over the chunks of rows [bos, eos), whose first chunk
-  /// enters slot `firstSlot` of h.
+  /// enters slot `firstSlot` of h (of g_last in the recurrent form).
   void build(Value bos, Value eos, Value firstSlot) {
     SmallVector<Value> init;
     for (int64_t i = 0; i < numKTiles; ++i)
@@ -327,7 +335,7 @@ struct ScanStage {
   Operation *op = nullptr;
   Value kg, w, u, G, q, aqk, h0, cu;
   Value h, vNew, o, ht;
-  Value qg, kd, v, beta, m;
+  Value qg, kd, v, beta, m, gLast;
   int64_t chunkSize = 64;
   StateLayout layout = StateLayout::kv;
   float scale = 1.0f;
@@ -349,14 +357,15 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   const bool vk = stage.layout == StateLayout::vk;
   const bool fused = static_cast<bool>(stage.o);
 
-  // Kernel arguments: the recurrent form's qg, kd, kg, v, beta, M, Aqk, G,
+  // Kernel arguments: the recurrent form's qg, kd, kg, v, beta, M, Aqk,
+  // g_last,
   // or kg, w, u, G, [q, Aqk]; then [h0], [cu_seqlens], h, v_new (or o),
   // [ht]. The first is a [B, T, HV, K] buffer (the value heads).
   SmallVector<KernelArgument> declared;
   if (recurrent)
     declared = {{stage.qg, "qg"},   {stage.kd, "kd"},  {stage.kg, "kg"},
                 {stage.v, "v"},     {stage.beta, "beta"}, {stage.m, "M"},
-                {stage.aqk, "Aqk"}, {stage.G, "G"}};
+                {stage.aqk, "Aqk"}, {stage.gLast, "g_last"}};
   else
     declared = {{stage.kg, "kg"}, {stage.w, "w"},  {stage.u, "u"},
                 {stage.G, "G"},   {stage.q, "q"}, {stage.aqk, "Aqk"}};
@@ -397,7 +406,7 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   StateScanKernel body{TileValueBuilder{b, loc}};
   if (recurrent)
     args.bind(kernel, body.qg, body.kd, body.kg, body.v, body.beta, body.m,
-              body.aqk, body.G, body.h0, body.cu, body.h, body.vNew, body.o,
+              body.aqk, body.gLast, body.h0, body.cu, body.h, body.vNew, body.o,
               body.ht);
   else
     args.bind(kernel, body.kg, body.w, body.u, body.G, body.q, body.aqk,
@@ -423,16 +432,25 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   body.vType = uType.getElementType();
   if (body.cu) {
     // Sequence `seq` spans the packed rows [cu[seq], cu[seq + 1]) of batch
-    // entry 0; its chunks take the h slots from chunk_offsets[seq] on.
+    // entry 0; its chunks take the h slots from chunk_offsets[seq] on, and
+    // the g_last slots (chunk programs) from floor(cu[seq] / BT) + seq on.
     body.batch = c0;
     Value bos = loadOffset(b, loc, body.cu, seq);
     Value eos =
         loadOffset(b, loc, body.cu, arith::AddIOp::create(b, loc, seq, c1));
-    body.build(bos, eos,
-               fused ? c0 : chunkOffset(b, loc, body.cu, seq, bt));
+    Value firstSlot = c0;
+    if (recurrent)
+      firstSlot = arith::AddIOp::create(
+          b, loc,
+          arith::DivUIOp::create(b, loc, bos,
+                                 arith::ConstantIndexOp::create(b, loc, bt)),
+          seq);
+    else if (!fused)
+      firstSlot = chunkOffset(b, loc, body.cu, seq, bt);
+    body.build(bos, eos, firstSlot);
   } else {
-    // Batch entry `seq` spans all T rows; its chunks take the h slots
-    // [0, ceil(T / BT)) of its own batch index.
+    // Batch entry `seq` spans all T rows; its chunks take the h (or
+    // g_last) slots [0, ceil(T / BT)) of its own batch index.
     body.batch = seq;
     body.build(c0, memref::DimOp::create(b, loc, body.kg, 1), c0);
   }
@@ -458,13 +476,12 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
 
 } // namespace
 
-/// The fields every scan op has: the op, kg, G, the initial and final
-/// states, cu_seqlens, the chunk size and the state layout.
+/// The fields every scan op has: the op, kg, the initial and final states,
+/// cu_seqlens, the chunk size and the state layout.
 template <typename ScanOp> static ScanStage commonScanStage(ScanOp op) {
   ScanStage stage{};
   stage.op = op;
   stage.kg = op.getKg();
-  stage.G = op.getG();
   stage.h0 = op.getInitialState();
   stage.cu = op.getCuSeqlens();
   stage.ht = op.getFinalState();
@@ -475,6 +492,7 @@ template <typename ScanOp> static ScanStage commonScanStage(ScanOp op) {
 
 LogicalResult kda::lowerStage(StateScanOp op, StageContext &ctx) {
   ScanStage stage = commonScanStage(op);
+  stage.G = op.getG();
   stage.w = op.getW();
   stage.u = op.getU();
   stage.h = op.getH();
@@ -484,6 +502,7 @@ LogicalResult kda::lowerStage(StateScanOp op, StageContext &ctx) {
 
 LogicalResult kda::lowerStage(StateScanOutputOp op, StageContext &ctx) {
   ScanStage stage = commonScanStage(op);
+  stage.G = op.getG();
   stage.w = op.getW();
   stage.u = op.getU();
   stage.q = op.getQ();
@@ -501,6 +520,7 @@ LogicalResult kda::lowerStage(ChunkRecurrenceOp op, StageContext &ctx) {
   stage.beta = op.getBeta();
   stage.m = op.getM();
   stage.aqk = op.getAqk();
+  stage.gLast = op.getGLast();
   stage.o = op.getO();
   return lowerScan(stage, ctx);
 }

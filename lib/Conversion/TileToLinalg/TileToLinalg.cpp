@@ -501,6 +501,16 @@ Value loadOffset(OpBuilder &b, Location loc, Value cu, Value i) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
+/// tile.chunk_start -> its row (the mark has served its passes).
+struct LowerChunkStart : OpRewritePattern<ChunkStartOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ChunkStartOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getRow());
+    return success();
+  }
+};
+
 /// tile.varlen_chunk -> binary search for the largest n with
 /// floor(cu[n] / BT) + n <= program.
 struct LowerVarlenChunk : OpRewritePattern<VarlenChunkOp> {
@@ -617,7 +627,8 @@ struct ConvertTileToLinalgPass
     RewritePatternSet patterns(ctx);
     patterns.add<LowerLoad, LowerStore, LowerDot, LowerReduce, LowerScan,
                  LowerTrans, LowerBroadcast, LowerSplat, LowerIota,
-                 LowerTriMask, SplatConstantToFill, LowerVarlenChunk>(ctx);
+                 LowerTriMask, SplatConstantToFill, LowerVarlenChunk,
+                 LowerChunkStart>(ctx);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
 

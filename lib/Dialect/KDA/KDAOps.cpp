@@ -321,7 +321,8 @@ LogicalResult DecayApplyOp::verify() {
                      getCuSeqlens(),
                      {{getQg(), "qg", {}, q, "q"},
                       {getKd(), "kd", {}, q, "q"},
-                      {getKg(), "kg", {}, q, "q"}});
+                      {getKg(), "kg", {}, q, "q"},
+                      {getGLast(), "g_last"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -338,10 +339,10 @@ LogicalResult ChunkRecurrenceOp::verify() {
                      {getV(), "v"},
                      {getBeta(), "beta"},
                      {getM(), "M", {}, getQg(), "qg"},
-                     {getAqk(), "Aqk", {}, getQg(), "qg"},
-                     {getG(), "G"}},
+                     {getAqk(), "Aqk", {}, getQg(), "qg"}},
                     getCuSeqlens(), getStateLayout(), getInitialState(),
-                    getFinalState(), {{getO(), "o", {}, getV(), "v"}});
+                    getFinalState(),
+                    {{getGLast(), "g_last"}, {getO(), "o", {}, getV(), "v"}});
 }
 
 //===----------------------------------------------------------------------===//

@@ -269,14 +269,23 @@ void ShapeChecker::bindNumSequences(Value cuSeqlens) {
 }
 
 void ShapeChecker::bindNumChunks(Value cuSeqlens) {
-  if (cuSeqlens)
-    return;
   int64_t t = lookup("T"), bt = lookup("BT");
   if (ShapedType::isDynamic(t) || ShapedType::isDynamic(bt) || bt <= 0)
     return;
+  if (cuSeqlens) {
+    auto type = cast<RankedTensorType>(cuSeqlens.getType());
+    if (type.getRank() != 1 || type.isDynamicDim(0) || type.getDimSize(0) < 1)
+      return;
+    int64_t n = type.getDimSize(0) - 1;
+    bind("NC", t / bt + n,
+         "floor(T / chunk_size) + N = floor(" + std::to_string(t) + " / " +
+             std::to_string(bt) + ") + " + std::to_string(n));
+    return;
+  }
   std::string what = "ceil(T / chunk_size) = ceil(" + std::to_string(t) +
                      " / " + std::to_string(bt) + ")";
   bind("NT", t / bt + (t % bt != 0), what);
+  bind("NC", t / bt + (t % bt != 0), what);
 }
 
 int64_t ShapeChecker::lookup(StringRef sym) const {

@@ -131,6 +131,26 @@ std::optional<RecurrentTail> matchTail(StateScanOutputOp fused) {
   return tail;
 }
 
+/// The type of decay_apply's g_last for the gate cumsum type `gate` ([B,
+/// T, HV, K] f32): [B, NC, HV, K], NC (chunk programs) static when T and
+/// the number of sequences are.
+RankedTensorType lastGateType(RankedTensorType gate, Value cuSeqlens,
+                              int64_t chunkSize) {
+  SmallVector<int64_t> shape(gate.getShape());
+  int64_t t = shape[1];
+  shape[1] = ShapedType::kDynamic;
+  if (!ShapedType::isDynamic(t)) {
+    if (!cuSeqlens) {
+      shape[1] = llvm::divideCeil(t, chunkSize);
+    } else {
+      auto cuType = cast<RankedTensorType>(cuSeqlens.getType());
+      if (!cuType.isDynamicDim(0))
+        shape[1] = t / chunkSize + cuType.getDimSize(0) - 1;
+    }
+  }
+  return RankedTensorType::get(shape, gate.getElementType());
+}
+
 /// Writes the recurrent form in place of `tail`, where its last op stood.
 void fuse(RecurrentTail tail) {
   Operation *last = tail.output ? tail.output.getOperation() : tail.scan;
@@ -139,14 +159,17 @@ void fuse(RecurrentTail tail) {
   WYRecomputeOp wy = tail.wy;
   // qg, kd and kg have the shape and element type of kg: [B, T, HV, K].
   Type keys = tail.kg.getType();
-  auto decay = DecayApplyOp::create(b, loc, keys, keys, keys, tail.q,
-                                    wy.getK(), tail.G, tail.cu, tail.scale,
-                                    tail.chunkSize);
+  Type lastGate =
+      lastGateType(cast<RankedTensorType>(tail.G.getType()), tail.cu,
+                   static_cast<int64_t>(tail.chunkSize.getInt()));
+  auto decay = DecayApplyOp::create(b, loc, keys, keys, keys, lastGate,
+                                    tail.q, wy.getK(), tail.G, tail.cu,
+                                    tail.scale, tail.chunkSize);
   Type finalType = tail.ht ? tail.ht.getType() : Type();
   auto recurrence = ChunkRecurrenceOp::create(
       b, loc, tail.o.getType(), finalType, decay.getQg(), decay.getKd(),
-      decay.getKg(), wy.getV(), wy.getBeta(), wy.getM(), tail.aqk, tail.G,
-      tail.h0, tail.cu, tail.chunkSize, tail.layout);
+      decay.getKg(), wy.getV(), wy.getBeta(), wy.getM(), tail.aqk,
+      decay.getGLast(), tail.h0, tail.cu, tail.chunkSize, tail.layout);
   tail.o.replaceAllUsesWith(recurrence.getO());
   if (tail.ht)
     tail.ht.replaceAllUsesWith(recurrence.getFinalState());

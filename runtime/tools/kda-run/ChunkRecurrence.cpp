@@ -1,7 +1,9 @@
 //===- ChunkRecurrence.cpp - kda-run for program=chunk_recurrence ---------===//
 //
 // Arguments qg, kd, kg [B,T,HV,K] (the I/O dtype), v [B,T,HV,V], beta
-// [B,T,HV], M and Aqk [B,T,HV,BT] (qg's dtype), G [B,T,HV,K] f32, optional
+// [B,T,HV], M and Aqk [B,T,HV,BT] (qg's dtype), g_last [B,NC,HV,K] f32
+// (chunk program slots: ceil(T/BT), or floor(T/BT) + N with cu_seqlens),
+// optional
 // initial_state [N,HV,K,V] f32 ([N,HV,V,K] with state_layout=vk), optional
 // cu_seqlens; outputs o [B,T,HV,V] (v's dtype) and, optionally,
 // final_state (like initial_state). The stage has no q/k heads: --heads
@@ -9,8 +11,9 @@
 // that many heads) and equal it when the bundle's HV is static.
 //
 // Inputs are those of the chunked forward on random q, k, v, g, beta drawn
-// like fla's tests (StageInputs.h), rounded to the bundle's dtypes: qg, kd
-// and kg are the reference's ref::decayApply of q, k and G (scale K^-0.5),
+// like fla's tests (StageInputs.h), rounded to the bundle's dtypes: qg, kd,
+// kg and g_last are the reference's ref::decayApply of q, k and G (scale
+// K^-0.5; g_last's slots of no chunk NaN, where the kernel must not read),
 // M and Aqk the reference's solve and diagonal blocks, rounded to qg's
 // dtype, with NaN above the diagonal, where the kernel must not read;
 // initial_state ~ randn. The reference is ref::chunkRecurrence of the
@@ -39,7 +42,7 @@ const std::vector<StageArg> kArgs = {
     {"qg", false, 4, "float"}, {"kd", false, 4, "qg"},
     {"kg", false, 4, "qg"},    {"v", false, 4, "float"},
     {"beta", false, 3, "float"}, {"M", false, 4, "qg"},
-    {"Aqk", false, 4, "qg"},   {"G", false, 4, "f32"},
+    {"Aqk", false, 4, "qg"},   {"g_last", false, 4, "f32"},
     {"o", true, 4, "v"},       {"final_state", true, 4, "f32"}};
 
 /// The rms ratio accepted for the outputs when the I/O dtype is `dtype`.
@@ -117,7 +120,15 @@ void ChunkRecurrenceRunner::makeInputs(Tensors &args) {
   args[arg[Kg]].setAll(keys.kg);
   args[arg[Vv]].setAll(in.v);
   args[arg[Beta]].setAll(in.beta);
-  args[arg[Gc]].setAll(in.G);
+  // Slots of no chunk (varlen) are NaN: the kernel must not read them.
+  std::vector<double> gLast = keys.gLast;
+  std::vector<bool> used(gLast.size() / (HV * K), false);
+  for (const ref::Chunk &c : problem.chunks())
+    used[c.program] = true;
+  for (size_t i = 0; i < gLast.size(); ++i)
+    if (!used[i / (HV * K)])
+      gLast[i] = std::nan("");
+  args[arg[Gc]].setAll(gLast);
   storeLowerTriangles(args[arg[Mm]], in.forward.M);
   storeLowerTriangles(args[arg[Aqk]], in.forward.Aqk);
   if (has(H0)) {
@@ -133,14 +144,14 @@ void ChunkRecurrenceRunner::compareOutputs(const Tensors &args,
   ref::RecurrentOutputs expected;
   if (compare) {
     ref::DecayedKeys keys{args[arg[Qg]].getAll(), args[arg[Kd]].getAll(),
-                          args[arg[Kg]].getAll()};
+                          args[arg[Kg]].getAll(), args[arg[Gc]].getAll()};
     std::vector<double> h0;
     if (has(H0))
       h0 = args[arg[H0]].getAll();
     expected = ref::chunkRecurrence(
         problem, keys, args[arg[Vv]].getAll(), args[arg[Beta]].getAll(),
         args[arg[Mm]].getAll(), args[arg[Aqk]].getAll(),
-        args[arg[Gc]].getAll(), has(H0) ? &h0 : nullptr);
+        has(H0) ? &h0 : nullptr);
   }
   const double limit = threshold(args[arg[Qg]].dtype());
   outputs.push_back(compareRows("o", limit, args[arg[O]], expected.o, V));

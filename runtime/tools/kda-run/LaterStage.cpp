@@ -34,7 +34,8 @@ bool LaterStageRunner::bindStage(const rt::Manifest &m, const char *program,
   if (!checkCuSeqlens(opt, m, B, T, error))
     return false;
   countChunks();
-  return sizeAll(m, {"B", "T", "H", "HV", "K", "V", "BT", "N", "NT"}, error);
+  return sizeAll(m, {"B", "T", "H", "HV", "K", "V", "BT", "N", "NT", "NC"},
+                 error);
 }
 
 void LaterStageRunner::setProblem(double scale, ref::StateLayout layout) {

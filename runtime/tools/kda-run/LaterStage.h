@@ -4,7 +4,7 @@
 // kda.chunk_recurrence check one stage whose
 // inputs are intermediates of the chunked forward (StageInputs.h). They
 // share the check of the command line against the bundle (argument roles,
-// dtypes, the sizes B, T, H, HV, K, V, BT, N and NT), the reference problem,
+// dtypes, the sizes B, T, H, HV, K, V, BT, N, NT and NC), the reference problem,
 // the NaN that stands for entries the kernel must not read, and the scan of
 // every output element, those of the compared (sequence, head) pairs being
 // compared with the reference.
@@ -27,7 +27,7 @@ class LaterStageRunner : public StageRunner {
 protected:
   /// Checks the manifest's arguments against `rules` (every input present,
   /// at least one output) and the flags against the manifest, and shapes
-  /// every argument, the symbols being B, T, H, HV, K, V, BT, N and NT.
+  /// every argument, the symbols being B, T, H, HV, K, V, BT, N, NT and NC.
   /// `program` names the program in messages; `kArg` and `vArg` name the
   /// arguments whose last dimension is K and V.
   bool bindStage(const rt::Manifest &m, const char *program,

@@ -80,6 +80,8 @@ void StageRunner::countChunks() {
     NT += (s.length() + BT - 1) / BT;
   if (opt.cuSeqlens.empty())
     NT = (T + BT - 1) / BT;
+  // Chunk programs (g_last's slots): ceil(T / BT), or floor(T / BT) + N.
+  NC = opt.cuSeqlens.empty() ? NT : T / BT + N;
 }
 
 bool StageRunner::sizeAll(const rt::Manifest &m,
@@ -88,7 +90,7 @@ bool StageRunner::sizeAll(const rt::Manifest &m,
   const std::map<std::string, int64_t> sizes = {
       {"B", B}, {"T", T},  {"H", H},   {"HV", HV},
       {"K", K}, {"V", V},  {"BT", BT}, {"BC", ref::kSubChunk},
-      {"N", N}, {"NT", NT}};
+      {"N", N}, {"NT", NT}, {"NC", NC}};
   std::map<std::string, int64_t> known;
   for (const char *symbol : symbols)
     known.emplace(symbol, sizes.at(symbol));
@@ -101,7 +103,7 @@ bool StageRunner::checkShapes(const rt::Manifest &m, const char *program,
   const std::map<std::string_view, int64_t> sizes = {
       {"B", B},   {"T", T},   {"H", H},   {"HV", HV},
       {"K", K},   {"V", V},   {"BT", BT}, {"BC", ref::kSubChunk},
-      {"N", N},   {"NT", NT}, {"N1", N + 1}};
+      {"N", N},   {"NT", NT}, {"NC", NC}, {"N1", N + 1}};
   for (int index : arg) {
     if (index < 0)
       continue;

@@ -48,7 +48,7 @@ struct StageSizes {
   /// Sequences (B, or those of --cu-seqlens) and chunks along h's second
   /// dimension (ceil(T / BT), or the sum over the sequences with
   /// --cu-seqlens).
-  int64_t N = 0, NT = 0;
+  int64_t N = 0, NT = 0, NC = 0;
 };
 
 /// One row of the result table: its output name and accepted rms ratio.
@@ -100,7 +100,7 @@ protected:
                         std::string &error) const;
   /// B, T, H and HV from --batch, --seq-len, --heads and --value-heads.
   void takeFlagSizes();
-  /// The sequences (`seqs`), N and NT, with chunks of BT rows.
+  /// The sequences (`seqs`), N, NT and NC, with chunks of BT rows.
   void countChunks();
   /// Shapes every manifest argument (sizeArguments), its dimension symbols
   /// being those of `symbols` (sizes of StageSizes, and BC, the 16-row

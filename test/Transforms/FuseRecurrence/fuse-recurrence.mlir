@@ -4,17 +4,18 @@
 // read only by the next op: a kda.decay_apply of q, k and G with the
 // output's scale, then one kda.chunk_recurrence reading v, beta and M of the
 // WY recompute, Aqk of the output and the scan's initial state, varlen
-// offsets, chunk size and state layout. Grouped value heads: q and k have 4
-// heads, the decayed keys 8.
+// offsets, chunk size and state layout, and G's last row per chunk
+// (g_last, [B, NC, HV, K]) in place of G. Grouped value heads: q and k have
+// 4 heads, the decayed keys 8.
 
 // CHECK-LABEL: func.func @tail(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: {{.*}}, %[[K:[a-z0-9]+]]: {{.*}}, %[[V:[a-z0-9]+]]: {{.*}}, %[[G:[a-z0-9]+]]: {{.*}}, %[[BETA:[a-z0-9]+]]: {{.*}}, %[[M:[a-z0-9]+]]: {{.*}}, %[[AQK:[a-z0-9]+]]: {{.*}}, %[[H0:[a-z0-9]+]]: {{.*}}, %[[CU:[a-z0-9]+]]:
 // CHECK-NOT: kda.wy_recompute
 // CHECK-NOT: kda.state_scan
 // CHECK-NOT: kda.output
-// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, scale = 2.500000e-01 : f32}
-// CHECK-SAME: -> (tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>)
-// CHECK: %[[O:.*]], %[[HT:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[G]] initial_state %[[H0]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
+// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]], %[[GL:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, scale = 2.500000e-01 : f32}
+// CHECK-SAME: -> (tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf32>)
+// CHECK: %[[O:.*]], %[[HT:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[GL]] initial_state %[[H0]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
 // CHECK-SAME: -> (tensor<1x?x8x128xf16>, tensor<?x8x128x64xf32>)
 // CHECK: return %[[O]], %[[HT]]
 func.func @tail(%q: tensor<1x?x4x64xf16>, %k: tensor<1x?x4x64xf16>,
@@ -49,8 +50,8 @@ func.func @tail(%q: tensor<1x?x4x64xf16>, %k: tensor<1x?x4x64xf16>,
 // CHECK-LABEL: func.func @after_scan_output(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: {{.*}}, %[[K:[a-z0-9]+]]: {{.*}}, %[[V:[a-z0-9]+]]: {{.*}}, %[[G:[a-z0-9]+]]: {{.*}}, %[[BETA:[a-z0-9]+]]: {{.*}}, %[[M:[a-z0-9]+]]: {{.*}}, %[[AQK:[a-z0-9]+]]:
 // CHECK-NOT: kda.state_scan_output
-// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] {scale = 1.250000e-01 : f32}
-// CHECK: %[[O:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[G]] :
+// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]], %[[GL:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] {scale = 1.250000e-01 : f32}
+// CHECK: %[[O:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[GL]] :
 // CHECK-SAME: -> tensor<2x?x8x128xbf16>
 // CHECK: return %[[O]]
 func.func @after_scan_output(%q: tensor<2x?x8x64xbf16>, %k: tensor<2x?x8x64xbf16>,
@@ -67,6 +68,46 @@ func.func @after_scan_output(%q: tensor<2x?x8x64xbf16>, %k: tensor<2x?x8x64xbf16
          tensor<2x?x8x64xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>)
       -> tensor<2x?x8x128xbf16>
   return %o : tensor<2x?x8x128xbf16>
+}
+
+// -----
+
+// Static T: g_last has ceil(T / BT) chunk slots (ceil(100 / 64) = 2), or
+// floor(T / BT) + N with cu_seqlens (floor(100 / 32) + 3 = 6).
+
+// CHECK-LABEL: func.func @static_rows(
+// CHECK: kda.decay_apply {{.*}} -> (tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x2x8x64xf32>)
+// CHECK-LABEL: func.func @static_rows_varlen(
+// CHECK: kda.decay_apply {{.*}} -> (tensor<1x100x8x64xbf16>, tensor<1x100x8x64xbf16>, tensor<1x100x8x64xbf16>, tensor<1x6x8x64xf32>)
+func.func @static_rows(%q: tensor<2x100x8x64xbf16>, %k: tensor<2x100x8x64xbf16>,
+                       %v: tensor<2x100x8x128xbf16>, %G: tensor<2x100x8x64xf32>,
+                       %beta: tensor<2x100x8xbf16>, %M: tensor<2x100x8x64xbf16>,
+                       %Aqk: tensor<2x100x8x64xbf16>)
+    -> tensor<2x100x8x128xbf16> {
+  %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M
+      : (tensor<2x100x8x64xbf16>, tensor<2x100x8x128xbf16>, tensor<2x100x8x64xf32>,
+         tensor<2x100x8xbf16>, tensor<2x100x8x64xbf16>)
+      -> (tensor<2x100x8x64xbf16>, tensor<2x100x8x128xbf16>, tensor<2x100x8x64xbf16>)
+  %o = kda.state_scan_output %kg, %w, %u, %G, %q, %Aqk {scale = 0.125 : f32}
+      : (tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x100x8x128xbf16>,
+         tensor<2x100x8x64xf32>, tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>)
+      -> tensor<2x100x8x128xbf16>
+  return %o : tensor<2x100x8x128xbf16>
+}
+func.func @static_rows_varlen(%q: tensor<1x100x8x64xbf16>, %k: tensor<1x100x8x64xbf16>,
+                              %v: tensor<1x100x8x128xbf16>, %G: tensor<1x100x8x64xf32>,
+                              %beta: tensor<1x100x8xbf16>, %M: tensor<1x100x8x32xbf16>,
+                              %Aqk: tensor<1x100x8x32xbf16>, %cu: tensor<4xi64>)
+    -> tensor<1x100x8x128xbf16> {
+  %w, %u, %kg = kda.wy_recompute %k, %v, %G, %beta, %M cu_seqlens %cu {chunk_size = 32 : i64}
+      : (tensor<1x100x8x64xbf16>, tensor<1x100x8x128xbf16>, tensor<1x100x8x64xf32>,
+         tensor<1x100x8xbf16>, tensor<1x100x8x32xbf16>, tensor<4xi64>)
+      -> (tensor<1x100x8x64xbf16>, tensor<1x100x8x128xbf16>, tensor<1x100x8x64xbf16>)
+  %o = kda.state_scan_output %kg, %w, %u, %G, %q, %Aqk cu_seqlens %cu {chunk_size = 32 : i64, scale = 0.125 : f32}
+      : (tensor<1x100x8x64xbf16>, tensor<1x100x8x64xbf16>, tensor<1x100x8x128xbf16>,
+         tensor<1x100x8x64xf32>, tensor<1x100x8x64xbf16>, tensor<1x100x8x32xbf16>, tensor<4xi64>)
+      -> tensor<1x100x8x128xbf16>
+  return %o : tensor<1x100x8x128xbf16>
 }
 
 // -----

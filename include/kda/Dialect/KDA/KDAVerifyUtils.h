@@ -122,8 +122,10 @@ public:
   /// given, and the batch size B otherwise. Call after B is bound.
   void bindNumSequences(Value cuSeqlens);
 
-  /// Binds NT = ceil(T / BT) when T is static and the input is not varlen.
-  /// Call after T and BT are bound.
+  /// Binds NT = ceil(T / BT) when T is static and the input is not varlen,
+  /// and NC (chunk programs) = ceil(T / BT), or floor(T / BT) + N with a
+  /// statically sized `cuSeqlens`, when T is static. Call after T and BT
+  /// are bound.
   void bindNumChunks(Value cuSeqlens);
 
   /// The size bound to `sym`, or ShapedType::kDynamic.

@@ -42,6 +42,11 @@ struct Chunk {
   /// dimensions [B, NT] of `h` (b*NT + c for fixed length, chunk_offsets[n]+c
   /// for varlen).
   int64_t id = 0;
+  /// Chunk program slot: the index of this chunk in the flattened leading
+  /// dimensions [B, NC] of per-chunk tensors indexed like the per-chunk
+  /// stages' programs (g_last): b*NC + c for fixed length,
+  /// floor(cu_seqlens[n] / BT) + n + c for varlen.
+  int64_t program = 0;
   /// First row of the chunk.
   int64_t begin = 0;
   /// One past the last valid row of the chunk (a tail chunk is shorter).
@@ -96,6 +101,9 @@ struct Problem {
   int64_t chunksPerBatch() const;
   /// Total number of chunks (B * chunksPerBatch()).
   int64_t numChunks() const { return B * chunksPerBatch(); }
+  /// Second dimension NC of per-chunk tensors indexed by chunk program
+  /// (g_last): ceil(T/BT) for fixed length, floor(T/BT) + N for varlen.
+  int64_t chunkProgramsPerBatch() const;
   /// All sequences, in order.
   std::vector<Sequence> sequences() const;
   /// All chunks, sequence by sequence, in global chunk-id order.
@@ -115,6 +123,10 @@ struct Problem {
   int64_t chunkMatrixSize() const { return numRows() * HV * chunkSize; }
   /// Elements of a [N,HV,K,V] state tensor.
   int64_t stateSize() const { return numSequences() * HV * K * V; }
+  /// Elements of the [B,NC,HV,K] tensor g_last.
+  int64_t lastGateSize() const {
+    return B * chunkProgramsPerBatch() * HV * K;
+  }
   /// Elements of the [B,NT,HV,K,V] per-chunk state tensor h.
   int64_t chunkStateSize() const { return numChunks() * HV * K * V; }
 

@@ -22,12 +22,15 @@
 
 namespace kda::ref {
 
-/// The decayed queries and keys, each [B,T,HV,K].
+/// The decayed queries and keys, each [B,T,HV,K], and G_last per chunk,
+/// [B,NC,HV,K] indexed by chunk program (Chunk::program; slots of no chunk
+/// are 0).
 struct DecayedKeys {
-  std::vector<double> qg, kd, kg;
+  std::vector<double> qg, kd, kg, gLast;
 };
 
-/// qg, kd and kg from q, k [B,T,H,K] and G [B,T,HV,K], with p's scale.
+/// qg, kd, kg and g_last from q, k [B,T,H,K] and G [B,T,HV,K], with p's
+/// scale.
 DecayedKeys decayApply(const Problem &p, const std::vector<double> &q,
                        const std::vector<double> &k,
                        const std::vector<double> &G);
@@ -41,15 +44,15 @@ struct RecurrentOutputs {
 };
 
 /// The recurrence from qg, kd, kg [B,T,HV,K], v [B,T,HV,V], beta [B,T,HV],
-/// M and Aqk [B,T,HV,BT] (entries with j > i ignored), G [B,T,HV,K] (for
-/// G_last) and an optional initial state [N,HV,K,V] (layout p.stateLayout;
-/// zeros when null). Sequences without tokens keep their initial state.
+/// g_last [B,NC,HV,K] (in `keys`), M and Aqk [B,T,HV,BT] (entries with j >
+/// i ignored) and an optional initial state [N,HV,K,V] (layout
+/// p.stateLayout; zeros when null). Sequences without tokens keep their
+/// initial state.
 RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,
                                  const std::vector<double> &v,
                                  const std::vector<double> &beta,
                                  const std::vector<double> &M,
                                  const std::vector<double> &Aqk,
-                                 const std::vector<double> &G,
                                  const std::vector<double> *initialState =
                                      nullptr);
 

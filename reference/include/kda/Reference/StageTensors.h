@@ -9,7 +9,9 @@
 //
 // Symbols: B batch, T tokens per sequence, H q/k heads, HV value heads, K
 // and V head dimensions, BT chunk size, BC sub-chunk size, N sequences, N1
-// = N + 1 (cu_seqlens), NT chunks along h's second dimension.
+// = N + 1 (cu_seqlens), NT chunks along h's second dimension, NC chunk
+// programs (ceil(T / BT), or floor(T / BT) + N with cu_seqlens: the slots
+// of per-chunk tensors indexed like the per-chunk stages' programs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +39,8 @@ inline constexpr StageTensor kStageTensors[] = {
     {"v_new", "B,T,HV,V"},    {"o", "B,T,HV,V"},
     {"beta", "B,T,HV"},       {"Aqk", "B,T,HV,BT"},
     {"Aqk_out", "B,T,HV,BT"}, {"M", "B,T,HV,BT"},
-    {"Akkd", "B,T,HV,BC"},    {"a_log", "HV"},
+    {"Akkd", "B,T,HV,BC"},    {"g_last", "B,NC,HV,K"},
+    {"a_log", "HV"},
     {"dt_bias", "HV,K"},      {"cu_seqlens", "N1"},
 };
 
