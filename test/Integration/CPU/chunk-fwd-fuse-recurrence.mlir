@@ -13,6 +13,9 @@
 // (--fuse-chunk-kernels: two kernels in all), at chunks of 64 and 16; after
 // kda-fuse-scan-output; and with the chunk size set at compile time
 // (--chunk-size: 16 for a program written with 64, 64 for one with 32).
+// With --fuse-chunk-kernels, G and Akkd live in each program's own buffer
+// (kda-privatize-chunk-buffers); the varlen f16 vk, f32 kv and K = 256
+// cases run that way too.
 
 // RUN: split-file %s %t
 // RUN: kda-translate %t/gva_bf16.mlir --kda-to-bundle --no-cubin --fuse-recurrence -o %t/gva_bf16.kdab
@@ -27,6 +30,9 @@
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --chunk-size 16 -o %t/k128_bf16_c16.kdab
 // RUN: kda-translate %t/t10_gva_bf16_softplus.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/t10_gva_bf16_softplus.kdab
 // RUN: kda-translate %t/varlen_f16_vk.mlir --kda-to-bundle --no-cubin --fuse-recurrence --chunk-size 64 -o %t/varlen_f16_vk_c64.kdab
+// RUN: kda-translate %t/varlen_f16_vk.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/varlen_f16_vk_fused.kdab
+// RUN: kda-translate %t/f32_kv.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/f32_kv_fused.kdab
+// RUN: kda-translate %t/k256_safe.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/k256_safe_fused.kdab
 // RUN: kda-run %t/gva_bf16.kdab --cpu --batch 2 --seq-len 200 --heads 2 --value-heads 8 | FileCheck %s
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 2000 --heads 2 --value-heads 4 --cu-seqlens 0,15,100,300,1200,2000 --mask-p 0.1 | FileCheck %s --check-prefixes=CHECK,STATES
@@ -40,6 +46,9 @@
 // RUN: kda-run %t/k128_bf16_c16.kdab --cpu --batch 1 --seq-len 1000 --heads 2 --value-heads 2 --mask-p 0.5 --check-heads 2 | FileCheck %s --check-prefixes=CHECK,C16
 // RUN: kda-run %t/varlen_f16_vk_c64.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES,C64
 // RUN: kda-run %t/t10_gva_bf16_softplus.kdab --cpu --batch 2 --seq-len 130 --heads 2 --value-heads 8 | FileCheck %s --check-prefixes=CHECK,STATES
+// RUN: kda-run %t/varlen_f16_vk_fused.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
+// RUN: kda-run %t/f32_kv_fused.kdab --cpu --batch 2 --seq-len 129 --heads 1 --value-heads 2 | FileCheck %s --check-prefixes=CHECK,STATES
+// RUN: kda-run %t/k256_safe_fused.kdab --cpu --batch 1 --seq-len 700 --heads 2 --value-heads 2 --cu-seqlens 0,100,300,700 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: not kda-run %t/gva_bf16.kdab --cpu --batch 1 --seq-len 63 --heads 1 --value-heads 4 --inject-error | FileCheck %s --check-prefix=BAD
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX
 // RUN: kda-translate %t/flashkda_flags.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX-FLASHKDA
