@@ -120,6 +120,13 @@ Value kda::loadOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value i) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
+Value kda::firstChunkProgram(OpBuilder &b, Location loc, Value bos,
+                             Value seq, int64_t bt) {
+  Value start = arith::DivUIOp::create(
+      b, loc, bos, arith::ConstantIndexOp::create(b, loc, bt));
+  return arith::AddIOp::create(b, loc, start, seq);
+}
+
 Value kda::chunkOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value seq,
                        int64_t bt) {
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
@@ -431,12 +438,10 @@ struct ConvertKDAToTilePass
       auto fusedScan = dyn_cast<StateScanOutputOp>(def);
       auto recurrence = dyn_cast<ChunkRecurrenceOp>(def);
       auto decay = dyn_cast<DecayApplyOp>(def);
-      Value decayCu = decay && decay.getCuSeqlens()
-                          ? buffers.lookup(decay.getCuSeqlens())
-                          : Value();
       Value cuSeqlens = scan         ? scan.getCuSeqlens()
                         : fusedScan  ? fusedScan.getCuSeqlens()
                         : recurrence ? recurrence.getCuSeqlens()
+                        : decay      ? decay.getCuSeqlens()
                                      : Value();
       Value cu = cuSeqlens ? buffers.lookup(cuSeqlens) : Value();
       const bool isState =
@@ -453,7 +458,7 @@ struct ConvertKDAToTilePass
           dynSizes.push_back(countChunks(hb, loc, like, cu,
                                          scan.getChunkSize()));
         } else if (decay && result == decay.getGLast() && d == 1) {
-          dynSizes.push_back(countChunks(hb, loc, like, decayCu,
+          dynSizes.push_back(countChunks(hb, loc, like, cu,
                                          decay.getChunkSize()));
         } else if (isState && d == 0 && cu) {
           Value one = arith::ConstantIndexOp::create(hb, loc, 1);

@@ -226,6 +226,12 @@ Value countChunks(OpBuilder &b, Location loc, Value rows, Value cuSeqlens,
 /// Entry `i` of the i64 buffer `cuSeqlens`, as an index.
 Value loadOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value i);
 
+/// floor(bos / BT) + seq, `bos` being cu_seqlens[seq]: the chunk program
+/// (locateChunk's numbering with cu_seqlens) of the first chunk of
+/// sequence `seq`.
+Value firstChunkProgram(OpBuilder &b, Location loc, Value bos, Value seq,
+                        int64_t bt);
+
 /// chunk_offsets[seq] = sum over m < seq of ceil((cu[m+1] - cu[m]) / BT):
 /// the global id of the first chunk of sequence `seq` (its slot in h).
 Value chunkOffset(OpBuilder &b, Location loc, Value cuSeqlens, Value seq,

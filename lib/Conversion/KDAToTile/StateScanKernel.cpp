@@ -246,16 +246,18 @@ struct StateScanKernel {
   /// row, or in the recurrent form slot `slot` of g_last.
   SmallVector<Value> updateState(Value rowStart, Value rowEnd, Value slot,
                                  ValueRange state, Value vnIo) {
-    Value lastRow = t.subIndex(
-        t.minIndex(t.addIndex(rowStart, t.index(bt)), rowEnd), t.index(1));
+    // The gate row: G at the chunk's last valid row, or g_last's slot.
+    Value gate = gLast, row = slot;
+    if (!recurrentForm()) {
+      gate = G;
+      row = t.subIndex(
+          t.minIndex(t.addIndex(rowStart, t.index(bt)), rowEnd), t.index(1));
+    }
     SmallVector<Value> next;
     for (int64_t i = 0; i < numKTiles; ++i) {
-      Value lastGate =
-          recurrentForm()
-              ? t.load(t.tileOf({kBK}, t.f32()), gLast,
-                       {batch, slot, head, kRow(i)}, {t.index(kDim)}, {3})
-              : t.load(t.tileOf({kBK}, t.f32()), G,
-                       {batch, lastRow, head, kRow(i)}, {t.index(kDim)}, {3});
+      Value lastGate = t.load(t.tileOf({kBK}, t.f32()), gate,
+                              {batch, row, head, kRow(i)}, {t.index(kDim)},
+                              {3});
       // 2^G_last per row of K, then broadcast over the BV columns (one
       // exp2 per row, not per state entry).
       Value decay = t.broadcast(t.exp2(lastGate), 1, stateShape());
@@ -358,9 +360,8 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   const bool fused = static_cast<bool>(stage.o);
 
   // Kernel arguments: the recurrent form's qg, kd, kg, v, beta, M, Aqk,
-  // g_last,
-  // or kg, w, u, G, [q, Aqk]; then [h0], [cu_seqlens], h, v_new (or o),
-  // [ht]. The first is a [B, T, HV, K] buffer (the value heads).
+  // g_last, or kg, w, u, G, [q, Aqk]; then [h0], [cu_seqlens], h, v_new
+  // (or o), [ht]. The first is a [B, T, HV, K] buffer (the value heads).
   SmallVector<KernelArgument> declared;
   if (recurrent)
     declared = {{stage.qg, "qg"},   {stage.kd, "kd"},  {stage.kg, "kg"},
@@ -440,11 +441,7 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
         loadOffset(b, loc, body.cu, arith::AddIOp::create(b, loc, seq, c1));
     Value firstSlot = c0;
     if (recurrent)
-      firstSlot = arith::AddIOp::create(
-          b, loc,
-          arith::DivUIOp::create(b, loc, bos,
-                                 arith::ConstantIndexOp::create(b, loc, bt)),
-          seq);
+      firstSlot = firstChunkProgram(b, loc, bos, seq, bt);
     else if (!fused)
       firstSlot = chunkOffset(b, loc, body.cu, seq, bt);
     body.build(bos, eos, firstSlot);

@@ -131,8 +131,7 @@ collectUses(BlockArgument arg, memref::AllocOp alloc, tile::LaunchOp launch) {
       dims = load.getDims();
       bounds = load.getBounds();
     } else if (auto store = dyn_cast<tile::StoreOp>(user);
-               store && use.get() == store.getDest() &&
-               store.getValue() != arg) {
+               store && use.get() == store.getDest()) {
       dims = store.getDims();
       bounds = store.getBounds();
     } else {
