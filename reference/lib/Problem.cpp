@@ -1,6 +1,7 @@
 //===- Problem.cpp - KDA problem shape and token/chunk indexing -----------===//
 
 #include "kda/Reference/Problem.h"
+#include "kda/Reference/StageTensors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,9 +54,8 @@ int64_t Problem::chunksPerBatch() const {
 }
 
 int64_t Problem::chunkProgramsPerBatch() const {
-  if (!isVarlen())
-    return ceilDiv(T, chunkSize);
-  return T / chunkSize + numSequences();
+  return numChunkPrograms(T, chunkSize, isVarlen(),
+                          isVarlen() ? numSequences() : 0);
 }
 
 std::vector<Sequence> Problem::sequences() const {

@@ -9,6 +9,8 @@
 
 #include "Internal.h"
 
+#include "kda/Reference/StageTensors.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -208,7 +210,7 @@ Status checkStateSlots(const Manifest &m, const LaunchArgs &a,
     const int64_t sequences =
         varlen ? a.tensors[m.cuSeqlensArg].dims[0] - 1 : 0;
     const int64_t expected =
-        varlen ? T / chunk + sequences : (T + chunk - 1) / chunk;
+        kda::ref::numChunkPrograms(T, chunk, varlen, sequences);
     if (NC != expected)
       return invalid("NC = " + std::to_string(NC) +
                      " (chunk program slots) must be " +

@@ -277,15 +277,16 @@ void ShapeChecker::bindNumChunks(Value cuSeqlens) {
     if (type.getRank() != 1 || type.isDynamicDim(0) || type.getDimSize(0) < 1)
       return;
     int64_t n = type.getDimSize(0) - 1;
-    bind("NC", t / bt + n,
+    bind("NC", getNumChunkPrograms(t, bt, /*varlen=*/true, n),
          "floor(T / chunk_size) + N = floor(" + std::to_string(t) + " / " +
              std::to_string(bt) + ") + " + std::to_string(n));
     return;
   }
   std::string what = "ceil(T / chunk_size) = ceil(" + std::to_string(t) +
                      " / " + std::to_string(bt) + ")";
-  bind("NT", t / bt + (t % bt != 0), what);
-  bind("NC", t / bt + (t % bt != 0), what);
+  const int64_t chunks = getNumChunkPrograms(t, bt, /*varlen=*/false, 0);
+  bind("NT", chunks, what);
+  bind("NC", chunks, what);
 }
 
 int64_t ShapeChecker::lookup(StringRef sym) const {

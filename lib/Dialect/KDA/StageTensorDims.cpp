@@ -2,7 +2,8 @@
 //
 // getStageTensorDims, getChunkStateDims and getStateDims: the table of
 // kda/Reference/StageTensors.h (shared with kda-run, which has no MLIR) as
-// lists of StringRef for the op verifiers and the manifests.
+// lists of StringRef for the op verifiers and the manifests;
+// getNumChunkPrograms, its chunk program count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,11 @@ ArrayRef<StringRef> mlir::kda::getChunkStateDims(StateLayout layout) {
   static const SmallVector<StringRef> vk =
       splitDims(::kda::ref::chunkStateDims(true));
   return layout == StateLayout::vk ? vk : kv;
+}
+
+int64_t mlir::kda::getNumChunkPrograms(int64_t tokens, int64_t chunkSize,
+                                       bool varlen, int64_t sequences) {
+  return ::kda::ref::numChunkPrograms(tokens, chunkSize, varlen, sequences);
 }
 
 ArrayRef<StringRef> mlir::kda::getStateDims(StateLayout layout) {

@@ -11,6 +11,7 @@
 
 #include "kda/Transforms/Passes.h"
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Dialect/KDA/KDAVerifyUtils.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -141,11 +142,12 @@ RankedTensorType lastGateType(RankedTensorType gate, Value cuSeqlens,
   shape[1] = ShapedType::kDynamic;
   if (!ShapedType::isDynamic(t)) {
     if (!cuSeqlens) {
-      shape[1] = llvm::divideCeil(t, chunkSize);
+      shape[1] = getNumChunkPrograms(t, chunkSize, /*varlen=*/false, 0);
     } else {
       auto cuType = cast<RankedTensorType>(cuSeqlens.getType());
       if (!cuType.isDynamicDim(0))
-        shape[1] = t / chunkSize + cuType.getDimSize(0) - 1;
+        shape[1] = getNumChunkPrograms(t, chunkSize, /*varlen=*/true,
+                                         cuType.getDimSize(0) - 1);
     }
   }
   return RankedTensorType::get(shape, gate.getElementType());

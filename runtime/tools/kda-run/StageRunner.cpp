@@ -80,8 +80,7 @@ void StageRunner::countChunks() {
     NT += (s.length() + BT - 1) / BT;
   if (opt.cuSeqlens.empty())
     NT = (T + BT - 1) / BT;
-  // Chunk programs (g_last's slots): ceil(T / BT), or floor(T / BT) + N.
-  NC = opt.cuSeqlens.empty() ? NT : T / BT + N;
+  NC = kda::ref::numChunkPrograms(T, BT, !opt.cuSeqlens.empty(), N);
 }
 
 bool StageRunner::sizeAll(const rt::Manifest &m,

@@ -96,6 +96,12 @@ ArrayRef<StringRef> getChunkStateDims(StateLayout layout);
 /// or [N, HV, V, K] with state_layout vk.
 ArrayRef<StringRef> getStateDims(StateLayout layout);
 
+/// NC, the number of chunk programs of one batch entry (g_last's slots):
+/// ceil(tokens / chunkSize), or floor(tokens / chunkSize) + sequences with
+/// cu_seqlens (`varlen`); kda/Reference/StageTensors.h's numChunkPrograms.
+int64_t getNumChunkPrograms(int64_t tokens, int64_t chunkSize, bool varlen,
+                            int64_t sequences);
+
 /// Matches the shapes of an op's operands and results against symbolic
 /// layouts such as `[B, T, HV, K]`. The first value with a static size for a
 /// symbol binds it; later values must agree. The specialized dimensions

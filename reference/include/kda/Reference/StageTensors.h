@@ -4,8 +4,9 @@
 // declared once: the op verifiers check operands against them (the KDA
 // dialect's getStageTensorDims), the lowering to tile kernels writes them
 // into each bundle's manifest, and kda-run checks a bundle's arguments
-// against them. Header-only and without dependencies, so that the compiler
-// (built on MLIR) and the runtime's tools (built without) share it.
+// against them; the chunk program count NC is defined here for all of them.
+// Header-only and without dependencies, so that the compiler (built on MLIR),
+// the runtime and its tools (built without) share it.
 //
 // Symbols: B batch, T tokens per sequence, H q/k heads, HV value heads, K
 // and V head dimensions, BT chunk size, BC sub-chunk size, N sequences, N1
@@ -18,6 +19,7 @@
 #ifndef KDA_REFERENCE_STAGETENSORS_H
 #define KDA_REFERENCE_STAGETENSORS_H
 
+#include <cstdint>
 #include <string_view>
 
 namespace kda::ref {
@@ -51,6 +53,16 @@ constexpr std::string_view stageTensorDims(std::string_view name) {
     if (tensor.name == name)
       return tensor.dims;
   return {};
+}
+
+/// NC, the number of chunk programs of one batch entry (the slots of
+/// per-chunk tensors such as g_last): ceil(tokens / chunk) for sequences of
+/// fixed length, or floor(tokens / chunk) + sequences with cu_seqlens
+/// (`varlen`), where each of the packed sequences may start a program in
+/// the middle of a chunk (tile.varlen_chunk's numbering). `chunk` > 0.
+constexpr std::int64_t numChunkPrograms(std::int64_t tokens, std::int64_t chunk,
+                                        bool varlen, std::int64_t sequences) {
+  return varlen ? tokens / chunk + sequences : (tokens + chunk - 1) / chunk;
 }
 
 /// The dimension symbols of h, the state entering each chunk (V before K
