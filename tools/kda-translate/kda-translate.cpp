@@ -104,8 +104,9 @@ static llvm::cl::opt<bool> fuseScanOutputOption(
 static llvm::cl::opt<bool> fuseChunkKernelsOption(
     "fuse-chunk-kernels",
     llvm::cl::desc("Run the forward's per-chunk stages that follow one "
-                   "another (gate cumsum, diagonal blocks, solve, WY "
-                   "recompute) as one kernel (kda-fuse-tile-launches)"),
+                   "another (l2norm, beta sigmoid, gate cumsum, diagonal "
+                   "blocks, solve, WY recompute or decay_apply) as one "
+                   "kernel (kda-fuse-tile-launches)"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> exactDiagonalQuartersOption(

@@ -33,7 +33,8 @@ namespace mlir::kda {
   PassOptions::Option<bool> fuseChunkKernels{                                  \
       *this, "fuse-chunk-kernels",                                             \
       llvm::cl::desc("Run the per-chunk stages that follow one another "      \
-                     "(gate cumsum, diagonal blocks, solve, WY recompute) "    \
+                     "(l2norm, beta sigmoid, gate cumsum, diagonal blocks, "   \
+                     "solve, WY recompute or decay_apply) "                    \
                      "as one kernel (convert-kda-to-tile "                     \
                      "fusable-chunk-stages, kda-fuse-tile-launches)"),         \
       llvm::cl::init(false)};                                                  \

@@ -507,6 +507,25 @@ struct ConvertKDAToTilePass
       key.emplace_back(k.str(), v.str());
     };
 
+    // With fusable-chunk-stages, the preprocessing stages whose results a
+    // per-chunk stage of the gate cumsum reads run on its chunk programs.
+    GateCumsumOp chunkGate;
+    if (fusableChunkStages)
+      for (auto gate : body.getOps<GateCumsumOp>())
+        if (buffers.contains(gate.getG()) &&
+            (!gate.getCuSeqlens() || buffers.contains(gate.getCuSeqlens()))) {
+          chunkGate = gate;
+          break;
+        }
+    auto chunkGateFor = [&](Operation &op) -> GateCumsumOp {
+      if (!chunkGate || !isa<L2NormOp, BetaActivationOp>(op))
+        return {};
+      for (Operation *user : op.getResult(0).getUsers())
+        if (getGateOperand(user) == chunkGate.getResult())
+          return chunkGate;
+      return {};
+    };
+
     unsigned counter = 0;
     for (Operation &op : body.without_terminator()) {
       programParts.push_back(op.getName().stripDialect().str());
@@ -521,6 +540,7 @@ struct ConvertKDAToTilePass
                        blockK,
                        forcedMapping,
                        fusableChunkStages,
+                       chunkGateFor(op),
                        exactDiagonalQuarters,
                        exactDiagonalFactoring,
                        describe,

@@ -55,6 +55,12 @@ struct StageContext {
   /// value head, partitioned like the other per-chunk stages, and they all
   /// take their shared-memory tuning (tuningOf).
   bool fusableChunkStages;
+  /// A preprocessing stage (l2norm, beta_activation) built for the fused
+  /// per-chunk kernel: the forward's gate cumsum, whose chunk programs
+  /// (one per chunk and value head, over its g and cu_seqlens) the stage
+  /// takes, so that it joins the kernel; null for one built as a kernel of
+  /// its own (programs over blocks of tokens).
+  GateCumsumOp chunkGate;
   /// intra_diag's exact path computes each diagonal 16x16 block in [8, 8]
   /// quarters, the bottom-left one through the gate of its first row (the
   /// pass's exact-diagonal-quarters; IntraDiagKernel.cpp).

@@ -9,8 +9,11 @@
 // 256 with safe_gate, varlen and states; K = V = 128 bf16 with gates masked
 // to -1000, also with the output inside the state scan; l2norm, softplus
 // gate and beta sigmoid in the kernel; chunk 32 with safe_gate and a
-// lower-bound gate. The first RUN lines check that the four kernels are
-// one.
+// lower-bound gate; l2norm and beta sigmoid with grouped value heads,
+// varlen and f16 (the preprocessing stages join the kernel on the gate's
+// chunk programs; q_norm, which the output kernel reads too, is written by
+// each value head of a group, with the same values). The first RUN lines
+// check that the four kernels are one.
 
 // RUN: split-file %s %t
 // RUN: kda-opt %t/gva_bf16.mlir --kda-to-linalg-pipeline=fuse-chunk-kernels | FileCheck %s --check-prefix=FUSED
@@ -27,6 +30,11 @@
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels --fuse-scan-output -o %t/k128_bf16_scan.kdab
 // RUN: kda-translate %t/t6_l2norm_softplus_bf16.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels -o %t/t6.kdab
 // RUN: kda-translate %t/t12_chunk32_safe_lb.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels -o %t/t12.kdab
+// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels -o %t/gva_l2norm_f16.kdab
+// RUN: kda-opt %t/gva_l2norm_f16.mlir --kda-to-linalg-pipeline=fuse-chunk-kernels | FileCheck %s --check-prefix=PREP
+// PREP: tile.launch @gva_l2norm_f16_l2norm_0_1_beta_activation_2_gate_cumsum_3_intra_diag_4_inter_solve_5_wy_recompute_6
+// PREP-NOT: tile.launch
+// PREP: tile.launch @gva_l2norm_f16_state_scan_7
 // RUN: kda-run %t/gva_bf16.kdab --cpu --batch 2 --seq-len 200 --heads 2 --value-heads 8 | FileCheck %s
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 2000 --heads 2 --value-heads 4 --cu-seqlens 0,15,100,300,1200,2000 --mask-p 0.1 | FileCheck %s --check-prefixes=CHECK,STATES
@@ -36,6 +44,7 @@
 // RUN: kda-run %t/k128_bf16_scan.kdab --cpu --batch 1 --seq-len 1000 --heads 2 --value-heads 2 --mask-p 0.5 --check-heads 2 | FileCheck %s
 // RUN: kda-run %t/t6.kdab --cpu --batch 2 --seq-len 200 --heads 2 --value-heads 2 | FileCheck %s
 // RUN: kda-run %t/t12.kdab --cpu --batch 2 --seq-len 160 --heads 2 --value-heads 4 | FileCheck %s
+// RUN: kda-run %t/gva_l2norm_f16.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 8 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: not kda-run %t/gva_bf16.kdab --cpu --batch 1 --seq-len 63 --heads 1 --value-heads 4 --inject-error | FileCheck %s --check-prefix=BAD
 
 // CHECK: (program=chunk_fwd) on the CPU build
@@ -121,3 +130,11 @@ func.func @t12_chunk32_safe_lb(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf
   return %o, %ht : tensor<?x?x4x64xbf16>, tensor<?x4x64x64xf32>
 }
 
+//--- gva_l2norm_f16.mlir
+func.func @gva_l2norm_f16(%q: tensor<1x?x2x64xf16>, %k: tensor<1x?x2x64xf16>, %v: tensor<1x?x8x64xf16>, %g: tensor<1x?x8x64xf32>, %beta: tensor<1x?x8xf16>, %h0: tensor<?x8x64x64xf32>, %cu: tensor<?xi64>)
+    -> (tensor<1x?x8x64xf16>, tensor<?x8x64x64xf32>) {
+  %o, %ht = kda.chunk_fwd %q, %k, %v, %g, %beta initial_state %h0 cu_seqlens %cu {use_qk_l2norm, use_beta_sigmoid, allow_neg_eigval}
+      : (tensor<1x?x2x64xf16>, tensor<1x?x2x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf32>, tensor<1x?x8xf16>, tensor<?x8x64x64xf32>, tensor<?xi64>)
+      -> (tensor<1x?x8x64xf16>, tensor<?x8x64x64xf32>)
+  return %o, %ht : tensor<1x?x8x64xf16>, tensor<?x8x64x64xf32>
+}
