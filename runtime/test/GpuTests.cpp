@@ -12,6 +12,8 @@
 #include "TestBundles.h"
 #include "Tests.h"
 
+#include "kda/Reference/StageTensors.h"
+
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -130,8 +132,8 @@ void runGpuTests(Harness &h, const std::string &path) {
     return;
 
   // Shapes: B = 2 (1 with cu_seqlens), T = 300, N1 = 4, N (state slots) =
-  // the number of sequences, NT (chunk slots of h) = their chunk count,
-  // other symbols 4.
+  // the number of sequences, NT (chunk slots of h) = their chunk count, NC
+  // (chunk program slots of g_last) = numChunkPrograms, other symbols 4.
   const Manifest &m = p->manifest();
   GpuCase c;
   c.d = d;
@@ -149,10 +151,14 @@ void runGpuTests(Harness &h, const std::string &path) {
       return static_cast<int64_t>(c.cu.size());
     if (sym == "N")
       return varlen ? static_cast<int64_t>(c.cu.size()) - 1 : batch;
+    int64_t chunk = 64;
+    if (const std::string *k = m.key("chunk"))
+      chunk = std::stoll(*k);
+    if (sym == "NC")
+      return kda::ref::numChunkPrograms(
+          tokens, chunk, varlen, static_cast<int64_t>(c.cu.size()) - 1);
     if (sym == "NT") {
-      int64_t chunk = 64, chunks = 0;
-      if (const std::string *k = m.key("chunk"))
-        chunk = std::stoll(*k);
+      int64_t chunks = 0;
       if (!varlen)
         return (tokens + chunk - 1) / chunk;
       for (size_t i = 1; i < c.cu.size(); ++i)
