@@ -264,16 +264,26 @@ Value buildRunsAligned(OpBuilder &b, Location loc, Value memref,
   return aligned;
 }
 
-/// Tiles at least this large that several warps hold whole are loaded
-/// once and handed out through shared memory.
-constexpr int64_t kStagedLoadMinBytes = 8192;
-
 /// Distinct warps a layout tells apart (the others hold copies).
 int64_t distinctWarps(DistLayoutAttr layout) {
   int64_t n = 1;
   for (int64_t w : layout.getWarps())
     n *= w;
   return n;
+}
+
+/// A tile of `bytes` that several of the program's `numWarps` warps hold
+/// whole (`layout` tells `distinctWarps` apart) is loaded once and handed
+/// out through shared memory when the copies would read at least 8 KiB
+/// more from global memory than one load: from 8 KiB with two warps (the
+/// seed kernel's tiles), from 2.7 KiB with four (a [16, 128] bf16 operand
+/// of the recurrence at chunk 16, which every warp would otherwise load
+/// with narrow accesses).
+bool worthStaging(int64_t bytes, DistLayoutAttr layout, int64_t numWarps) {
+  int64_t distinct = distinctWarps(layout);
+  if (numWarps < 2 || distinct >= numWarps)
+    return false;
+  return bytes * (numWarps / distinct - 1) >= 8192;
 }
 
 struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
@@ -337,8 +347,7 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
     }
     int64_t bytes = type.getNumElements() *
                     type.getElementType().getIntOrFloatBitWidth() / 8;
-    if (numWarps > 1 && type.getRank() <= 2 && bytes >= kStagedLoadMinBytes &&
-        distinctWarps(layout) < numWarps) {
+    if (type.getRank() <= 2 && worthStaging(bytes, layout, numWarps)) {
       auto plain =
           RankedTensorType::get(type.getShape(), type.getElementType());
       DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
@@ -793,10 +802,10 @@ static bool isSharedDotOperand(Operation *op, Value value,
   DistLayoutAttr layout = getLayout(type);
   Type element = type.getElementType();
   int64_t numWarps = getProgramWarps(op);
-  if (!layout || type.getRank() != 2 || numWarps < 2 ||
+  if (!layout || type.getRank() != 2 ||
       !(element.isBF16() || element.isF16()) ||
-      type.getNumElements() * 2 < kStagedLoadMinBytes ||
-      distinctWarps(layout) >= numWarps || type.getDimSize(0) % 16 ||
+      !worthStaging(type.getNumElements() * 2, layout, numWarps) ||
+      type.getDimSize(0) % 16 ||
       type.getDimSize(1) % 8 || value.use_empty())
     return false;
   // Rows of the padded buffer must start 16-byte aligned (ldmatrix).

@@ -201,6 +201,35 @@ func.func @staged_operand(%x: memref<64x64xbf16>, %y: memref<16x64xbf16>, %o: me
   return
 }
 
+// Staging pays when the copies would read at least 8 KiB more than one
+// load: a 16x128 bf16 tile (4 KiB) that all four warps of a 128-thread
+// program hold whole is read once and handed out through shared memory
+// (three copies saved); with two warps (64 threads, one copy saved) each
+// warp reads it itself.
+#bwide = #tile.dist<warps = [1, 1], batch = [1, 16], outer = [2, 1], lanes = [4, 8], elems = [2, 1], lane_strides = [1, 4], warp_strides = [1, 4]>
+// CHECK-LABEL: func.func @staged_four_warps
+// CHECK: memref.alloc() : memref<16x128xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK: return
+// CHECK-LABEL: func.func @unstaged_two_warps
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: gpu.barrier
+// CHECK: return
+func.func @staged_four_warps(%x: memref<16x128xbf16>, %o: memref<16x128xbf16>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x128xbf16> -> tensor<16x128xbf16, #bwide>
+  tile.store %t, %o[%c0, %c0] dims [0, 1] : tensor<16x128xbf16, #bwide>, memref<16x128xbf16>
+  return
+}
+func.func @unstaged_two_warps(%x: memref<16x128xbf16>, %o: memref<16x128xbf16>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64>} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x128xbf16> -> tensor<16x128xbf16, #bwide>
+  tile.store %t, %o[%c0, %c0] dims [0, 1] : tensor<16x128xbf16, #bwide>, memref<16x128xbf16>
+  return
+}
+
 // A 64x64 bf16 tile (8 KiB) that only a dot reads, as its B operand, and
 // that all four warps would hold whole stays in shared memory: copied once,
 // coalesced, by cp.async (16 bytes a lane) into a buffer with rows padded
