@@ -99,9 +99,12 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "(tile.partition chunks<BT>; by default one program per K tile, "
            "chunk and value head), and the gate, intra_diag, inter_solve "
            "and wy_recompute with their shared-memory tuning (the mapping "
-           "kda-fuse-tile-launches gives the fused kernel); l2norm and "
-           "beta_activation whose results a per-chunk stage of the gate "
-           "reads run on the gate's chunk programs">,
+           "kda-fuse-tile-launches gives the fused kernel)">,
+    Option<"fusePreprocessing", "fuse-preprocessing", "bool",
+           /*default=*/"false",
+           "With fusable-chunk-stages: l2norm and beta_activation whose "
+           "results a per-chunk stage of the gate cumsum reads run on the "
+           "gate's chunk programs, so that they join the fused kernel">,
     Option<"exactDiagonalQuarters", "exact-diagonal-quarters", "bool",
            /*default=*/"false",
            "intra_diag's exact path in [8, 8] quarters: the diagonal ones "

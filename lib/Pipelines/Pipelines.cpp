@@ -60,6 +60,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   // The per-chunk stages built for one fused kernel (the gate partitioned
   // per chunk, every stage with the fused kernel's shared-memory tuning).
   toTile.fusableChunkStages = stages.chunkKernels;
+  toTile.fusePreprocessing = stages.chunkKernels && stages.preprocessing;
   toTile.exactDiagonalQuarters = stages.exactDiagonalQuarters;
   toTile.exactDiagonalFactoring = stages.exactDiagonalFactoring;
   pm.addPass(createConvertKDAToTilePass(toTile));

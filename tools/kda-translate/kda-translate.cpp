@@ -3,7 +3,7 @@
 // kda-translate FILE --kda-to-ptx [--chip sm_90] [--max-registers N]
 //               [--no-register-tiles] [--assign-register-layouts]
 //               [--chunk-size N] [--fuse-recurrence] [--fuse-scan-output]
-//               [--fuse-chunk-kernels]
+//               [--fuse-chunk-kernels [--fuse-preprocessing]]
 //               [--exact-diagonal-quarters] [--exact-diagonal-factoring]
 //               [-o out.ptx]
 //
@@ -104,9 +104,16 @@ static llvm::cl::opt<bool> fuseScanOutputOption(
 static llvm::cl::opt<bool> fuseChunkKernelsOption(
     "fuse-chunk-kernels",
     llvm::cl::desc("Run the forward's per-chunk stages that follow one "
-                   "another (l2norm, beta sigmoid, gate cumsum, diagonal "
-                   "blocks, solve, WY recompute or decay_apply) as one "
-                   "kernel (kda-fuse-tile-launches)"),
+                   "another (gate cumsum, diagonal blocks, solve, WY "
+                   "recompute or decay_apply) as one kernel "
+                   "(kda-fuse-tile-launches)"),
+    llvm::cl::init(false));
+
+static llvm::cl::opt<bool> fusePreprocessingOption(
+    "fuse-preprocessing",
+    llvm::cl::desc("With --fuse-chunk-kernels, run the forward's l2norm and "
+                   "beta sigmoid in the fused per-chunk kernel too, on its "
+                   "chunk programs (convert-kda-to-tile fuse-preprocessing)"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> exactDiagonalQuartersOption(
@@ -149,6 +156,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.stages.recurrence = fuseRecurrenceOption;
   options.stages.scanOutput = fuseScanOutputOption;
   options.stages.chunkKernels = fuseChunkKernelsOption;
+  options.stages.preprocessing = fusePreprocessingOption;
   options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   return options;

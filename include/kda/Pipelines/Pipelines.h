@@ -33,10 +33,15 @@ namespace mlir::kda {
   PassOptions::Option<bool> fuseChunkKernels{                                  \
       *this, "fuse-chunk-kernels",                                             \
       llvm::cl::desc("Run the per-chunk stages that follow one another "      \
-                     "(l2norm, beta sigmoid, gate cumsum, diagonal blocks, "   \
-                     "solve, WY recompute or decay_apply) "                    \
-                     "as one kernel (convert-kda-to-tile "                     \
+                     "(gate cumsum, diagonal blocks, solve, WY recompute or "  \
+                     "decay_apply) as one kernel (convert-kda-to-tile "        \
                      "fusable-chunk-stages, kda-fuse-tile-launches)"),         \
+      llvm::cl::init(false)};                                                  \
+  PassOptions::Option<bool> fusePreprocessing{                                 \
+      *this, "fuse-preprocessing",                                             \
+      llvm::cl::desc("With fuse-chunk-kernels, l2norm and the beta sigmoid "   \
+                     "run in the fused per-chunk kernel too (convert-kda-"     \
+                     "to-tile fuse-preprocessing)"),                           \
       llvm::cl::init(false)};                                                  \
   PassOptions::Option<bool> exactDiagonalQuarters{                             \
       *this, "exact-diagonal-quarters",                                        \
@@ -63,6 +68,8 @@ struct StageOptions {
   bool scanOutput = false;
   /// kda-fuse-tile-launches on the per-chunk stages.
   bool chunkKernels = false;
+  /// convert-kda-to-tile's fuse-preprocessing (with chunkKernels).
+  bool preprocessing = false;
   /// convert-kda-to-tile's exact-diagonal-quarters.
   bool exactDiagonalQuarters = false;
   /// convert-kda-to-tile's exact-diagonal-factoring.
@@ -72,7 +79,8 @@ struct StageOptions {
   /// KDA_STAGE_OPTIONS, ask for.
   template <typename Options> static StageOptions of(const Options &options) {
     return {options.chunkSize, options.fuseRecurrence, options.fuseScanOutput,
-            options.fuseChunkKernels, options.exactDiagonalQuarters,
+            options.fuseChunkKernels, options.fusePreprocessing,
+            options.exactDiagonalQuarters,
             options.exactDiagonalFactoring};
   }
   /// Sets the KDA_STAGE_OPTIONS of the pipeline options `options` to these.
@@ -81,6 +89,7 @@ struct StageOptions {
     options.fuseRecurrence = recurrence;
     options.fuseScanOutput = scanOutput;
     options.fuseChunkKernels = chunkKernels;
+    options.fusePreprocessing = preprocessing;
     options.exactDiagonalQuarters = exactDiagonalQuarters;
     options.exactDiagonalFactoring = exactDiagonalFactoring;
   }

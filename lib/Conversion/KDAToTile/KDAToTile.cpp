@@ -507,10 +507,11 @@ struct ConvertKDAToTilePass
       key.emplace_back(k.str(), v.str());
     };
 
-    // With fusable-chunk-stages, the preprocessing stages whose results a
-    // per-chunk stage of the gate cumsum reads run on its chunk programs.
+    // With fusable-chunk-stages and fuse-preprocessing, the preprocessing
+    // stages whose results a per-chunk stage of the gate cumsum reads run
+    // on its chunk programs.
     GateCumsumOp chunkGate;
-    if (fusableChunkStages)
+    if (fusableChunkStages && fusePreprocessing)
       for (auto gate : body.getOps<GateCumsumOp>())
         if (buffers.contains(gate.getG()) &&
             (!gate.getCuSeqlens() || buffers.contains(gate.getCuSeqlens()))) {

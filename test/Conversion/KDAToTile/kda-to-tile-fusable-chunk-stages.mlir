@@ -1,5 +1,6 @@
 // RUN: kda-opt %s --convert-kda-to-tile="fusable-chunk-stages block-k=32" | FileCheck %s
-// RUN: kda-opt %s --convert-kda-to-tile="fusable-chunk-stages block-k=32" --canonicalize --cse | FileCheck %s --check-prefix=PREP
+// RUN: kda-opt %s --convert-kda-to-tile="fusable-chunk-stages fuse-preprocessing block-k=32" --canonicalize --cse | FileCheck %s --check-prefix=PREP
+// RUN: kda-opt %s --convert-kda-to-tile="fusable-chunk-stages block-k=32" --canonicalize --cse | FileCheck %s --check-prefix=NOPRE
 
 // With fusable-chunk-stages, the gate cumsum launches one program per chunk and
 // (batch, value head), numbered chunk * (B * HV) + bh like the other
@@ -28,9 +29,9 @@ func.func @gate(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
   return %G : tensor<?x?x4x64xf32>
 }
 
-// The preprocessing stages whose results a per-chunk stage of the gate
-// cumsum reads (l2norm of q and k, beta_activation) take the gate's chunk
-// programs: the same grid (computed from g), the partition chunks64, and g
+// With fuse-preprocessing, the preprocessing stages whose results a
+// per-chunk stage of the gate cumsum reads (l2norm of q and k,
+// beta_activation) take the gate's chunk programs: the same grid (computed from g), the partition chunks64, and g
 // as a kernel argument for the value head count. l2norm normalizes the
 // chunk's rows of the q/k head its value head reads (head / (HV / H)) in
 // blocks of 32 rows; beta_activation the chunk's 64 logits of its value
@@ -76,6 +77,12 @@ func.func @gate(%g: tensor<?x?x4x64xf32>) -> tensor<?x?x4x64xf32> {
 // PREP-LABEL: func.func @prepare_l2norm_5(
 // PREP-NOT: tile.chunk_start
 // PREP: tile.load %arg0{{.*}} -> tensor<32x64xbf16>
+
+// Without it they keep their own programs and no partition.
+// NOPRE-LABEL: func.func @prepare(
+// NOPRE: tile.launch @prepare_l2norm_0 grid [{{.*}}] args(%arg0, %{{[a-z_0-9]+}} : memref<?x?x2x64xbf16>, memref<?x?x2x64xbf16>){{$}}
+// NOPRE: tile.launch @prepare_beta_activation_2 grid [{{.*}}] args(%arg3, %{{[a-z_0-9]+}} : memref<?x?x4xbf16>, memref<?x?x4xf32>){{$}}
+// NOPRE: tile.launch @prepare_gate_cumsum_3 {{.*}} {tile.partition = "chunks64"}
 func.func @prepare(%q: tensor<?x?x2x64xbf16>, %k: tensor<?x?x2x64xbf16>,
                    %g: tensor<?x?x4x64xf32>, %b: tensor<?x?x4xbf16>)
     -> (tensor<?x?x4x64xbf16>, tensor<?x?x4x16xf32>, tensor<?x?x2x64xbf16>) {

@@ -15,11 +15,12 @@
 // (--chunk-size: 16 for a program written with 64, 64 for one with 32).
 // With --fuse-chunk-kernels, G and Akkd live in each program's own buffer
 // (kda-privatize-chunk-buffers); the varlen f16 vk, f32 kv and K = 256
-// cases run that way too. l2norm and the beta sigmoid join that kernel on
-// the gate's chunk programs, q_norm and k_norm in the program's buffers:
-// FlashKDA's flags, and f16 varlen with grouped value heads (each value
-// head of a group normalizes its q/k rows itself), empty and one-token
-// sequences, allow_neg_eigval and states, at chunks of 64 and 16.
+// cases run that way too. With --fuse-preprocessing, l2norm and the beta
+// sigmoid join that kernel on the gate's chunk programs, q_norm and k_norm
+// in the program's buffers: FlashKDA's flags, and f16 varlen with grouped
+// value heads (each value head of a group normalizes its q/k rows itself),
+// empty and one-token sequences, allow_neg_eigval and states, at chunks of
+// 64 and 16 (and once without it).
 
 // RUN: split-file %s %t
 // RUN: kda-translate %t/gva_bf16.mlir --kda-to-bundle --no-cubin --fuse-recurrence -o %t/gva_bf16.kdab
@@ -37,8 +38,10 @@
 // RUN: kda-translate %t/varlen_f16_vk.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/varlen_f16_vk_fused.kdab
 // RUN: kda-translate %t/f32_kv.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/f32_kv_fused.kdab
 // RUN: kda-translate %t/k256_safe.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/k256_safe_fused.kdab
-// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/gva_l2norm_f16.kdab
-// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --chunk-size 16 -o %t/gva_l2norm_f16_c16.kdab
+// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --fuse-preprocessing -o %t/gva_l2norm_f16.kdab
+// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --fuse-preprocessing --chunk-size 16 -o %t/gva_l2norm_f16_c16.kdab
+// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels -o %t/gva_l2norm_f16_apart.kdab
+// RUN: kda-translate %t/flashkda_flags.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --fuse-preprocessing -o %t/flashkda_flags_pre.kdab
 // RUN: kda-run %t/gva_bf16.kdab --cpu --batch 2 --seq-len 200 --heads 2 --value-heads 8 | FileCheck %s
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/varlen_f16_vk.kdab --cpu --batch 1 --seq-len 2000 --heads 2 --value-heads 4 --cu-seqlens 0,15,100,300,1200,2000 --mask-p 0.1 | FileCheck %s --check-prefixes=CHECK,STATES
@@ -58,8 +61,11 @@
 // RUN: kda-run %t/gva_l2norm_f16.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 8 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/gva_l2norm_f16_c16.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 8 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES,C16
 // RUN: kda-run %t/gva_l2norm_f16.kdab --cpu --batch 1 --seq-len 1000 --heads 2 --value-heads 8 --cu-seqlens 0,15,100,300,1000 --mask-p 0.1 | FileCheck %s --check-prefixes=CHECK,STATES
+// RUN: kda-run %t/gva_l2norm_f16_apart.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 8 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
+// RUN: kda-run %t/flashkda_flags_pre.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,256,500,1000 --check-heads 6 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: not kda-run %t/gva_bf16.kdab --cpu --batch 1 --seq-len 63 --heads 1 --value-heads 4 --inject-error | FileCheck %s --check-prefix=BAD
-// RUN: kda-opt %t/gva_l2norm_f16.mlir --kda-to-linalg-pipeline="fuse-recurrence fuse-chunk-kernels" | FileCheck %s --check-prefix=PRIVATE
+// RUN: kda-opt %t/gva_l2norm_f16.mlir --kda-to-linalg-pipeline="fuse-recurrence fuse-chunk-kernels fuse-preprocessing" | FileCheck %s --check-prefix=PRIVATE
+// RUN: kda-translate %t/flashkda_flags.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels --fuse-preprocessing | FileCheck %s --check-prefix=PTX-PRE
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX
 // RUN: kda-translate %t/flashkda_flags.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels | FileCheck %s --check-prefix=PTX-FLASHKDA
 
@@ -73,14 +79,21 @@
 // BAD: FAIL
 
 // With fla's default flags the forward is two kernels: the per-chunk
-// stages as one, then the recurrence. With FlashKDA's too: l2norm and the
-// beta sigmoid run in the first, on its chunk programs.
+// stages as one, then the recurrence. With FlashKDA's, the token-parallel
+// l2norm and beta sigmoid run before them as kernels of their own, or with
+// --fuse-preprocessing in the first, on its chunk programs.
 // PTX: .visible .entry k128_bf16_gate_cumsum_0_intra_diag_1_inter_solve_2_decay_apply_3(
 // PTX: .visible .entry k128_bf16_chunk_recurrence_4(
 // PTX-NOT: .entry
-// PTX-FLASHKDA: .visible .entry flashkda_flags_l2norm_0_1_beta_activation_2_gate_cumsum_3_intra_diag_4_inter_solve_5_decay_apply_6(
+// PTX-FLASHKDA: .visible .entry flashkda_flags_l2norm_0(
+// PTX-FLASHKDA: .visible .entry flashkda_flags_l2norm_1(
+// PTX-FLASHKDA: .visible .entry flashkda_flags_beta_activation_2(
+// PTX-FLASHKDA: .visible .entry flashkda_flags_gate_cumsum_3_intra_diag_4_inter_solve_5_decay_apply_6(
 // PTX-FLASHKDA: .visible .entry flashkda_flags_chunk_recurrence_7(
 // PTX-FLASHKDA-NOT: .entry
+// PTX-PRE: .visible .entry flashkda_flags_l2norm_0_1_beta_activation_2_gate_cumsum_3_intra_diag_4_inter_solve_5_decay_apply_6(
+// PTX-PRE: .visible .entry flashkda_flags_chunk_recurrence_7(
+// PTX-PRE-NOT: .entry
 
 // The host allocates no q_norm or k_norm ([1, T, 2, 64] f16) and beta only
 // for the recurrence; the fused kernel keeps q_norm, k_norm ([1, 64, 1, 64]

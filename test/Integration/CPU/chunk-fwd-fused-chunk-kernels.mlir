@@ -10,9 +10,10 @@
 // to -1000, also with the output inside the state scan; l2norm, softplus
 // gate and beta sigmoid in the kernel; chunk 32 with safe_gate and a
 // lower-bound gate; l2norm and beta sigmoid with grouped value heads,
-// varlen and f16 (the preprocessing stages join the kernel on the gate's
-// chunk programs; q_norm, which the output kernel reads too, is written by
-// each value head of a group, with the same values). The first RUN lines
+// varlen and f16 (with --fuse-preprocessing the preprocessing stages join
+// the kernel on the gate's chunk programs; q_norm, which the output kernel
+// reads too, is written by each value head of a group, with the same
+// values). The first RUN lines
 // check that the four kernels are one.
 
 // RUN: split-file %s %t
@@ -30,8 +31,8 @@
 // RUN: kda-translate %t/k128_bf16.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels --fuse-scan-output -o %t/k128_bf16_scan.kdab
 // RUN: kda-translate %t/t6_l2norm_softplus_bf16.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels -o %t/t6.kdab
 // RUN: kda-translate %t/t12_chunk32_safe_lb.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels -o %t/t12.kdab
-// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels -o %t/gva_l2norm_f16.kdab
-// RUN: kda-opt %t/gva_l2norm_f16.mlir --kda-to-linalg-pipeline=fuse-chunk-kernels | FileCheck %s --check-prefix=PREP
+// RUN: kda-translate %t/gva_l2norm_f16.mlir --kda-to-bundle --no-cubin --fuse-chunk-kernels --fuse-preprocessing -o %t/gva_l2norm_f16.kdab
+// RUN: kda-opt %t/gva_l2norm_f16.mlir --kda-to-linalg-pipeline="fuse-chunk-kernels fuse-preprocessing" | FileCheck %s --check-prefix=PREP
 // PREP: tile.launch @gva_l2norm_f16_l2norm_0_1_beta_activation_2_gate_cumsum_3_intra_diag_4_inter_solve_5_wy_recompute_6
 // PREP-NOT: tile.launch
 // PREP: tile.launch @gva_l2norm_f16_state_scan_7
