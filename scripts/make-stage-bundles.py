@@ -12,7 +12,8 @@ OUT_DIR (default BUILD_DIR/stage-bundles) gets src/*.mlir, *.kdab and
 cases.txt. Lines under `not kda-run` (the injected-error checks) are left
 out: gpu-check.sh counts only cases that must pass. KDA_TRANSLATE_FLAGS
 (space-separated, e.g. --assign-register-layouts) is added to every
-kda-translate command.
+kda-translate command. KDA_STAGE_TESTS (comma-separated test file names,
+e.g. chunk-fwd-fuse-recurrence.mlir) limits the run to those tests.
 """
 import os
 import re
@@ -44,10 +45,16 @@ def split_sections(text):
     return sections
 
 
+only = [t for t in os.environ.get('KDA_STAGE_TESTS', '').split(',') if t]
+unknown = [t for t in only if not os.path.isfile(os.path.join(tests, t))]
+if unknown:
+    sys.exit('make-stage-bundles.py: KDA_STAGE_TESTS names no test in %s: %s'
+             % (tests, ', '.join(unknown)))
+
 cases = []
 count = 0
 for test in sorted(os.listdir(tests)):
-    if not test.endswith('.mlir'):
+    if not test.endswith('.mlir') or (only and test not in only):
         continue
     stem = test[:-len('.mlir')].replace('-', '_')
     path = os.path.join(tests, test)

@@ -14,8 +14,9 @@
 // Both are pure row maps, so fixed-length and packed (varlen) inputs are
 // the same: rows past T read as 0 and are never stored.
 //
-// Built for the fused per-chunk kernel (fusable-chunk-stages, when a
-// per-chunk stage reads the result), both take the chunk programs of the
+// Built for the fused per-chunk kernel (fusable-chunk-stages with
+// fuse-preprocessing, when a per-chunk stage of the gate cumsum reads the
+// result), both take the chunk programs of the
 // gate cumsum instead: one per (chunk, batch * value head), over the gate's
 // g and cu_seqlens, so that kda-fuse-tile-launches joins them to the
 // per-chunk stages. l2norm then normalizes the chunk's rows of the q/k head
