@@ -163,7 +163,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
 }
 
 /// Checks the flags that the pipeline would otherwise reject deep inside a
-/// pass: --chunk-size.
+/// pass (--chunk-size) or ignore (--fuse-preprocessing alone).
 static LogicalResult checkOptions(ModuleOp module) {
   const int64_t chunk = chunkSizeOption;
   if (chunk != 0 && chunk != 16 && chunk != 32 && chunk != 64)
@@ -171,6 +171,10 @@ static LogicalResult checkOptions(ModuleOp module) {
            << "--chunk-size must be 16, 32 or 64 (0 keeps the program's "
               "chunk_size), got "
            << chunk;
+  if (fusePreprocessingOption && !fuseChunkKernelsOption)
+    return emitError(module.getLoc())
+           << "--fuse-preprocessing runs l2norm and the beta sigmoid in the "
+              "fused per-chunk kernel, so it needs --fuse-chunk-kernels";
   return success();
 }
 
