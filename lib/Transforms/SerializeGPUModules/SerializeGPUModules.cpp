@@ -6,7 +6,8 @@
 // of a 2.7 s PTX build on one core. convert-tile-to-gpu gives each kernel a
 // gpu.module of its own; this pass compiles them concurrently, each through
 // its target attribute's own serializer (the same LLVM pipeline as
-// upstream), then replaces each module by its gpu.binary in order.
+// upstream), largest first, then replaces each module by its gpu.binary in
+// order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,8 +97,20 @@ struct SerializeGPUModulesPass
     MLIRContext *ctx = &getContext();
     SmallVector<SmallVector<Attribute>> objects(gpuModules.size());
     ParallelDiagnosticHandler diagnostics(ctx);
+    // The largest modules (by operation count) first: the threads take
+    // modules in this order, and a large one taken last would run alone at
+    // the end (the objects keep the modules' order).
+    auto order = llvm::to_vector(llvm::seq<size_t>(0, gpuModules.size()));
+    SmallVector<int64_t> sizes = llvm::map_to_vector(
+        gpuModules, [](gpu::GPUModuleOp m) {
+          int64_t n = 0;
+          m.walk([&](Operation *) { ++n; });
+          return n;
+        });
+    llvm::stable_sort(order,
+                      [&](size_t a, size_t b) { return sizes[a] > sizes[b]; });
     LogicalResult compiled = failableParallelForEach(
-        ctx, llvm::seq<size_t>(0, gpuModules.size()), [&](size_t i) {
+        ctx, order, [&](size_t i) {
           diagnostics.setOrderIDForThread(i);
           FailureOr<SmallVector<Attribute>> result =
               serializeModule(gpuModules[i], options);
