@@ -54,8 +54,7 @@ int64_t Problem::chunksPerBatch() const {
 }
 
 int64_t Problem::chunkProgramsPerBatch() const {
-  return numChunkPrograms(T, chunkSize, isVarlen(),
-                          isVarlen() ? numSequences() : 0);
+  return numChunkPrograms(T, chunkSize, isVarlen(), numSequences());
 }
 
 std::vector<Sequence> Problem::sequences() const {

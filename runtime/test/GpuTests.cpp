@@ -142,6 +142,11 @@ void runGpuTests(Harness &h, const std::string &path) {
   if (varlen)
     c.cu = {0, 1, 100, 300};
   const int64_t batch = varlen ? 1 : 2, tokens = 300;
+  const int64_t sequences =
+      varlen ? static_cast<int64_t>(c.cu.size()) - 1 : batch;
+  int64_t chunk = 64;
+  if (const std::string *k = m.key("chunk"))
+    chunk = std::stoll(*k);
   auto symbolValue = [&](const std::string &sym) -> int64_t {
     if (sym == "B")
       return batch;
@@ -150,13 +155,9 @@ void runGpuTests(Harness &h, const std::string &path) {
     if (sym == "N1")
       return static_cast<int64_t>(c.cu.size());
     if (sym == "N")
-      return varlen ? static_cast<int64_t>(c.cu.size()) - 1 : batch;
-    int64_t chunk = 64;
-    if (const std::string *k = m.key("chunk"))
-      chunk = std::stoll(*k);
+      return sequences;
     if (sym == "NC")
-      return kda::ref::numChunkPrograms(
-          tokens, chunk, varlen, static_cast<int64_t>(c.cu.size()) - 1);
+      return kda::ref::numChunkPrograms(tokens, chunk, varlen, sequences);
     if (sym == "NT") {
       int64_t chunks = 0;
       if (!varlen)
