@@ -90,7 +90,10 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "runs it fastest; kernels tuned for registers get "
            "'mapping = registers' in their 'tile.tuning'), 'registers' "
            "(every kernel, for "
-           "kda-assign-tile-layouts) or 'shared-memory'">,
+           "kda-assign-tile-layouts), 'shared-memory', or "
+           "'recurrences-on-registers' (the state scans and the chunk "
+           "recurrence with their register tuning, the other kernels "
+           "'shared-memory')">,
     Option<"fusableChunkStages", "fusable-chunk-stages", "bool",
            /*default=*/"false",
            "Build the per-chunk stages for one fused kernel: the gate cumsum "
@@ -234,9 +237,11 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     Option<"numThreadsDefault", "num-threads", "int64_t", /*default=*/"128",
            "Threads per block when a kernel has no 'tile.tuning' attribute">,
     Option<"prefetch", "prefetch", "bool", /*default=*/"false",
-           "Copy a loop's dot operands kept in shared memory one trip ahead, "
-           "into buffers of two slots, in every kernel (else only in "
-           "kernels whose tile.tuning has stages = 2)">
+           "Load a loop's tiles one trip ahead in every kernel (else only "
+           "in kernels whose tile.tuning has stages = 2): dot operands kept "
+           "in shared memory into buffers of two slots, register tiles "
+           "whose address changes from trip to trip as loop-carried "
+           "values">
   ];
 }
 

@@ -70,11 +70,12 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
     - `mapping`: where the tuning asks for the kernel's tiles:
       `shared_memory` (the default) or `registers` (kda-assign-tile-layouts
       with only-requested gives layouts to such kernels only).
-    - `stages`: the pipelining depth of the loads that a register kernel
-      keeps in shared memory for its dots, in [1, 2]: 1 (the default) copies
-      each trip's operands in that trip; 2 copies them one loop trip ahead
-      into buffers of two slots (convert-tile-to-simt, whose `prefetch`
-      option gives every kernel 2).
+    - `stages`: the pipelining depth of a register kernel's loads in loops,
+      in [1, 2]: 1 (the default) loads each trip's tiles in that trip; 2
+      loads them one loop trip ahead, the dot operands kept in shared memory
+      into buffers of two slots and the register tiles as loop-carried
+      values (convert-tile-to-simt, whose `prefetch` option gives every
+      kernel 2).
 
     The parameters may be written in any order; those at their default
     value may be left out, and are not printed:
@@ -109,7 +110,7 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
         "whether global addresses split into base and offset">:$hoist_addresses,
     Tile_KernelMappingParameter:$mapping,
     DefaultValuedParameter<"int64_t", "1",
-        "pipelining depth of shared-memory dot operands">:$stages
+        "pipelining depth of the loads in loops">:$stages
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

@@ -108,7 +108,7 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
     mapping = "registers";
   } else if (options.registerRecurrences) {
     kernels = RegisterKernels::recurrences;
-    mapping = "shared-memory";
+    mapping = "recurrences-on-registers";
   }
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), mapping, kernels,
                              options.prefetch, options.numThreads,

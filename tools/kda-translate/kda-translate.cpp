@@ -57,15 +57,18 @@ static llvm::cl::opt<bool> assignLayoutsOption(
 
 static llvm::cl::opt<bool> registerRecurrencesOption(
     "register-recurrences",
-    llvm::cl::desc("Run the recurrence kernels (the state scan) on registers "
-                   "with assigned layouts, the others (inter_solve too) on "
-                   "the shared-memory mapping"),
+    llvm::cl::desc("Run the recurrence kernels (the state scans; the chunk "
+                   "recurrence runs there anyway) on registers with assigned "
+                   "layouts, the others (inter_solve too) on the "
+                   "shared-memory mapping"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> prefetchOption(
     "prefetch",
-    llvm::cl::desc("On registers, copy a loop's dot operands kept in shared "
-                   "memory one trip ahead, into buffers of two slots"),
+    llvm::cl::desc("On registers, load a loop's tiles one trip ahead in "
+                   "every kernel: dot operands kept in shared memory into "
+                   "buffers of two slots, register tiles as loop-carried "
+                   "values"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<kda::AddressHoisting> addressHoistingOption(

@@ -152,15 +152,15 @@ struct KDAToPTXPipelineOptions
       *this, "register-recurrences",
       llvm::cl::desc("Give #tile.dist layouts to the kernels that are "
                      "recurrences (a dot's B operand computed from a dot's "
-                     "result, e.g. the state scan) and run them on "
-                     "registers; the other kernels keep the shared-memory "
-                     "mapping"),
+                     "result: the state scans, the chunk recurrence) and run "
+                     "them on registers with their register tuning; the "
+                     "other kernels keep the shared-memory mapping"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> prefetch{
       *this, "prefetch",
-      llvm::cl::desc("On registers, copy a loop's dot operands kept in "
-                     "shared memory one trip ahead (convert-tile-to-simt's "
-                     "prefetch)"),
+      llvm::cl::desc("On registers, load a loop's tiles one trip ahead in "
+                     "every kernel: dot operands kept in shared memory and "
+                     "register tiles (convert-tile-to-simt's prefetch)"),
       llvm::cl::init(false)};
   PassOptions::Option<AddressHoisting> addressHoisting{
       *this, "address-hoisting",

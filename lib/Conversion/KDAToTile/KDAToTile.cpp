@@ -202,6 +202,12 @@ bool kda::isChunkStageKernel(TunedKernel kernel) {
   }
 }
 
+bool kda::isRecurrenceKernel(TunedKernel kernel) {
+  return kernel == TunedKernel::stateScan ||
+         kernel == TunedKernel::stateScanFused ||
+         kernel == TunedKernel::chunkRecurrence;
+}
+
 void kda::setChunkPartition(tile::LaunchOp launch, int64_t bt) {
   launch->setAttr(
       tile::TileDialect::getPartitionAttrName(),
@@ -329,11 +335,13 @@ struct ConvertKDAToTilePass
       forcedMapping = std::nullopt;
     else if (mapping == "registers")
       forcedMapping = TileMapping::registers;
-    else if (mapping == "shared-memory")
+    else if (mapping == "shared-memory" ||
+             mapping == "recurrences-on-registers")
       forcedMapping = TileMapping::sharedMemory;
     else {
       mlir::emitError(module.getLoc())
-          << "mapping must be 'tuned', 'registers' or 'shared-memory', got '"
+          << "mapping must be 'tuned', 'registers', 'shared-memory' or "
+             "'recurrences-on-registers', got '"
           << mapping << "'";
       return signalPassFailure();
     }
@@ -540,6 +548,7 @@ struct ConvertKDAToTilePass
                        *target,
                        blockK,
                        forcedMapping,
+                       mapping == "recurrences-on-registers",
                        fusableChunkStages,
                        chunkGateFor(op),
                        exactDiagonalQuarters,

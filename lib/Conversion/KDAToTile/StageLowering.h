@@ -50,6 +50,9 @@ struct StageContext {
   /// kernel takes the mapping its tuning prefers; selects the kernel tuning
   /// (tuningOf).
   std::optional<TileMapping> mapping;
+  /// The recurrence kernels (isRecurrenceKernel) take their register tuning
+  /// whatever `mapping` says (the pass's mapping recurrences-on-registers).
+  bool recurrencesOnRegisters;
   /// The per-chunk stages are built for one fused kernel (the pass's
   /// fusable-chunk-stages): the gate cumsum runs one program per chunk and
   /// value head, partitioned like the other per-chunk stages, and they all
@@ -89,12 +92,19 @@ inline int64_t columnTile(int64_t dim, int64_t max) {
 /// intra_diag, inter_solve, wy_recompute, decay_apply).
 bool isChunkStageKernel(TunedKernel kernel);
 
+/// True for the kernels that carry a state from chunk to chunk (the state
+/// scans and the recurrent form's chunk recurrence).
+bool isRecurrenceKernel(TunedKernel kernel);
+
 /// The tuning of `kernel`, whose buffers have the shape traits `shape`, for
-/// the mapping its tiles will get: the pass's; shared memory for a
-/// per-chunk stage built for a fused kernel (fusableChunkStages); else the
-/// one the target's tuning prefers for it.
+/// the mapping its tiles will get: registers for a recurrence kernel with
+/// recurrencesOnRegisters; the pass's; shared memory for a per-chunk stage
+/// built for a fused kernel (fusableChunkStages); else the one the target's
+/// tuning prefers for it.
 inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
                              const KernelShape &shape = {}) {
+  if (ctx.recurrencesOnRegisters && isRecurrenceKernel(kernel))
+    return ctx.target.getKernelTuning(kernel, TileMapping::registers);
   if (!ctx.mapping && ctx.fusableChunkStages && isChunkStageKernel(kernel))
     return ctx.target.getKernelTuning(kernel, TileMapping::sharedMemory);
   return ctx.target.getKernelTuning(

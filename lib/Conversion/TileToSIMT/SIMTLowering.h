@@ -190,6 +190,11 @@ Operation *firstReaderInBlock(tile::LoadOp load);
 /// only drops those loads' register tiles.
 void prefetchKeptLoads(func::FuncOp kernel, SharedOperandMap &sharedOperands);
 
+/// Loads the register tiles of each scf.for body of `kernel` whose
+/// addresses change with the induction variable one trip ahead, as
+/// loop-carried values (SIMTPrefetch.cpp). Runs before prefetchKeptLoads.
+void prefetchRegisterLoads(func::FuncOp kernel);
+
 /// True when `load`'s tile is read only by 16-bit dots, as their A or B
 /// operand, itself or through a tile.trans, is at least 8 KiB and would be
 /// held whole by several warps: it stays in shared memory, and the dots

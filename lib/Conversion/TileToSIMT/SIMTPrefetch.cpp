@@ -1,4 +1,7 @@
-//===- SIMTPrefetch.cpp - kept dot operands copied one loop trip ahead ----===//
+//===- SIMTPrefetch.cpp - loads issued one loop trip ahead ----------------===//
+//
+// Two kinds of loads in an scf.for body, with the kernel's two stages (or
+// convert-tile-to-simt's prefetch):
 //
 // A tile that stays in shared memory for the dots that read it
 // (keepsInSharedMemory) and is loaded in the body of an scf.for, at an
@@ -10,6 +13,11 @@
 // slot (every thread is past trip i - 1, its last reader), so one wait and
 // one barrier per trip serve every prefetched load of the loop, where a
 // copy issued at the load needs a barrier before it and one after it.
+//
+// A tile held in registers whose address changes with the induction
+// variable, from a buffer the loop does not store into, becomes a
+// loop-carried value: loaded before the loop for the first trip, and in
+// each trip for the next one (prefetchRegisterLoads).
 //
 // This runs on the tile program before the conversion: the copies'
 // addresses are clones of the load's own index arithmetic, with the
@@ -193,7 +201,123 @@ void prefetchLoop(scf::ForOp loop, SharedOperandMap &sharedOperands) {
   }
 }
 
+/// True when a tile.store inside `loop` may write the buffer `source`
+/// reads: stores into another kernel argument do not (tile kernels take
+/// their buffers like `__restrict__` pointers).
+bool writtenInLoop(scf::ForOp loop, Value source) {
+  auto distinctArguments = [](Value a, Value b) {
+    return a != b && isa<BlockArgument>(a) && isa<BlockArgument>(b) &&
+           isa<func::FuncOp>(a.getParentBlock()->getParentOp()) &&
+           a.getParentBlock() == b.getParentBlock();
+  };
+  return loop
+      ->walk([&](tile::StoreOp store) {
+        return distinctArguments(store.getDest(), source)
+                   ? WalkResult::advance()
+                   : WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
+/// Loads the register tiles of `loop`'s body one trip ahead: each tile.load
+/// of the body held in registers (not keepsInSharedMemory) whose address
+/// changes with the induction variable and whose buffer the loop does not
+/// write becomes a loop-carried value. The first trip's tile is loaded
+/// before the loop (when it runs at all; zeros otherwise), and at the
+/// load's place each trip loads the next trip's tile (the last trip reloads
+/// its own, so no address outside the trips is read) and yields it. Its
+/// memory latency then overlaps a whole trip's work, at the cost of holding
+/// two copies of the tile in registers.
+void prefetchRegisterLoopLoads(scf::ForOp loop) {
+  SmallVector<PrefetchedLoad> loads;
+  for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
+    if (keepsInSharedMemory(load) || writtenInLoop(loop, load.getSource()))
+      continue;
+    bool dependsOnTrip = false;
+    FailureOr<SmallVector<Operation *>> slice =
+        getTripSlice(loop, load->getOperands(), dependsOnTrip);
+    if (failed(slice) || !dependsOnTrip)
+      continue;
+    loads.push_back({load, std::move(*slice), Value()});
+  }
+  if (loads.empty())
+    return;
+  Location loc = loop.getLoc();
+  // Clones `prefetched`'s load, with its address computation, for the trip
+  // whose induction variable is `iv`, at `b`'s insertion point.
+  auto loadForTrip = [&](OpBuilder &b, PrefetchedLoad &prefetched,
+                         Value iv) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (Operation *op : prefetched.slice)
+      b.clone(*op, mapping);
+    return b.clone(*prefetched.load, mapping)->getResult(0);
+  };
+
+  // The first trip's tiles, or zeros when the loop runs no trip.
+  OpBuilder b(loop);
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                    loop.getLowerBound(), loop.getUpperBound());
+  SmallVector<Type> types;
+  for (PrefetchedLoad &prefetched : loads)
+    types.push_back(prefetched.load.getType());
+  auto first = scf::IfOp::create(b, loc, types, any, /*withElse=*/true);
+  {
+    OpBuilder tb = first.getThenBodyBuilder();
+    SmallVector<Value> tiles;
+    for (PrefetchedLoad &prefetched : loads)
+      tiles.push_back(loadForTrip(tb, prefetched, loop.getLowerBound()));
+    scf::YieldOp::create(tb, loc, tiles);
+    OpBuilder eb = first.getElseBodyBuilder();
+    SmallVector<Value> zeros;
+    for (PrefetchedLoad &prefetched : loads) {
+      auto type = cast<RankedTensorType>(prefetched.load.getType());
+      Value zero = arith::ConstantOp::create(
+          eb, loc, eb.getZeroAttr(type.getElementType()));
+      zeros.push_back(tile::SplatOp::create(eb, loc, type, zero));
+    }
+    scf::YieldOp::create(eb, loc, zeros);
+  }
+
+  // In the body, at each load: the next trip's tile (this trip's on the
+  // last one).
+  b.setInsertionPoint(loads.front().load);
+  Value iv = loop.getInductionVar();
+  Value next = arith::AddIOp::create(b, loc, iv, loop.getStep());
+  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                     loop.getUpperBound());
+  Value nextTrip = arith::SelectOp::create(b, loc, more, next, iv);
+  SmallVector<Value> nextTiles;
+  for (PrefetchedLoad &prefetched : loads) {
+    b.setInsertionPoint(prefetched.load);
+    nextTiles.push_back(loadForTrip(b, prefetched, nextTrip));
+  }
+  IRRewriter rewriter(loop->getContext());
+  rewriter.setInsertionPoint(loop);
+  FailureOr<LoopLikeOpInterface> rebuilt = loop.replaceWithAdditionalYields(
+      rewriter, first.getResults(), /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+        return nextTiles;
+      });
+  if (failed(rebuilt))
+    return;
+  auto newLoop = cast<scf::ForOp>(rebuilt->getOperation());
+  unsigned firstNew = newLoop.getNumRegionIterArgs() - loads.size();
+  for (auto [i, prefetched] : llvm::enumerate(loads)) {
+    prefetched.load.getResult().replaceAllUsesWith(
+        newLoop.getRegionIterArg(firstNew + i));
+    prefetched.load->erase();
+  }
+}
+
 } // namespace
+
+void simt::prefetchRegisterLoads(func::FuncOp kernel) {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  for (scf::ForOp loop : loops)
+    prefetchRegisterLoopLoads(loop);
+}
 
 void simt::prefetchKeptLoads(func::FuncOp kernel,
                              SharedOperandMap &sharedOperands) {

@@ -284,8 +284,10 @@ struct ConvertTileToSIMTPass
           converter, ctx);
       SharedOperandMap sharedOperands;
       // The pass's prefetch, or the kernel tuning's two stages.
-      if (prefetch || tuning.getStages() >= 2)
+      if (prefetch || tuning.getStages() >= 2) {
+        prefetchRegisterLoads(kernel);
         prefetchKeptLoads(kernel, sharedOperands);
+      }
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);
       populateSIMTRegisterPatterns(converter, patterns);

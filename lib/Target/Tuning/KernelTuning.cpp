@@ -132,12 +132,42 @@ static KernelTuning stateScanTuning(bool fused) {
           /*maxLiveBytes=*/fused ? 32 * 1024 : 0};
 }
 
-/// The recurrent form (kda-fuse-recurrence), not yet measured on a GPU:
-/// decay_apply, elementwise over [BT, 64] tiles, takes wy_recompute's 4
-/// warps without a register cap; the recurrence takes the fused scan's
-/// tuning (its loads move up only as far as 32 KiB of live tiles allow, so
-/// that K = 256 fits a block's shared memory).
+/// The recurrent form (kda-fuse-recurrence): decay_apply, elementwise over
+/// [BT, 64] tiles, takes wy_recompute's 4 warps without a register cap.
 static KernelTuning decayApplyTuning() { return {/*numThreads=*/128}; }
+
+/// The recurrence of the recurrent form (kda.chunk_recurrence): the fused
+/// scan's 4 warps, its loads moving up only as far as 32 KiB of live tiles
+/// allow (so that K = 256 fits a block's shared memory).
+///
+/// On registers, measured on an H100 at B=1, K=V=128, bf16, chunk 16, in
+/// the two-kernel forward (--fuse-recurrence --fuse-chunk-kernels, fla
+/// 3.241 / 4.553 ms in the same run, docs/performance.md, 2026-12-05),
+/// T=8192 H=HV=96 and T=32768 H=HV=32:
+///  - no register cap, one stage: 2.739 / 6.583 ms (167 registers);
+///  - at most 168 registers (3 blocks per SM) and the dot operands kept in
+///    shared memory copied one chunk ahead (stages = 2): 2.523 / 5.568;
+///    at most 128: 2.580 / 5.416;
+///  - and every load of a chunk issued at the chunk's start (speculated out
+///    of the branches around them, speculateLoads): 2.214 / 4.065; and the
+///    addresses as a program base plus offsets (152 registers): 2.186 /
+///    4.047;
+///  - and the register tiles (v, beta, M, Aqk, g_last) loaded one chunk
+///    ahead too (stages = 2 on registers since): 2.196 / 3.750 (the kernel
+///    1.71 -> 1.24 ms at the first shape). Without the cap (211 registers,
+///    2 blocks per SM) 2.661 / 3.813; at 128 (spilling) 2.881 / 5.235.
+///  - 16 columns of V per program instead of 32 (twice the programs) ran
+///    4.49 ms with 4 warps and 4.98 with 2 at the first shape.
+static KernelTuning chunkRecurrenceTuning(TileMapping mapping) {
+  KernelTuning tuning = stateScanTuning(/*fused=*/true);
+  if (mapping == TileMapping::registers) {
+    tuning.maxRegisters = 168;
+    tuning.stages = 2;
+    tuning.speculateLoads = true;
+    tuning.hoistAddresses = true;
+  }
+  return tuning;
+}
 
 /// The tuning of `kernel` for `mapping`, without the mapping recorded.
 static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
@@ -166,8 +196,9 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
   case TunedKernel::stateScan:
     return stateScanTuning(/*fused=*/false);
   case TunedKernel::stateScanFused:
-  case TunedKernel::chunkRecurrence:
     return stateScanTuning(/*fused=*/true);
+  case TunedKernel::chunkRecurrence:
+    return chunkRecurrenceTuning(mapping);
   case TunedKernel::decayApply:
     return decayApplyTuning();
   }
@@ -201,8 +232,11 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
 ///    (kda-assign-tile-layouts would leave it on shared memory with the
 ///    register mapping's K tiles of 16, which slow it down).
 /// The state scan on registers (--register-recurrences) ran the forward
-/// 3.114 against 2.994 ms (2026-12-02); the other kernels have no register
-/// version that wins yet.
+/// 3.114 against 2.994 ms (2026-12-02). The recurrent form's recurrence
+/// runs on registers: at chunk 16, B=1, T=8192, H=HV=96 its forward ran
+/// 2.708 ms against 3.36 on shared memory on an H200 (2026-12-04), before
+/// the register tuning of chunkRecurrenceTuning. The other kernels have no
+/// register version that wins yet.
 static TileMapping preferredMapping(TunedKernel kernel,
                                     const KernelShape &shape) {
   switch (kernel) {
@@ -210,6 +244,8 @@ static TileMapping preferredMapping(TunedKernel kernel,
   case TunedKernel::interSolveSafe:
     return shape.varlen && shape.staticHeads ? TileMapping::sharedMemory
                                              : TileMapping::registers;
+  case TunedKernel::chunkRecurrence:
+    return TileMapping::registers;
   default:
     return TileMapping::sharedMemory;
   }

@@ -6,7 +6,7 @@
 // x = rd(beta * (v - kd rd(S))), v_new = rd(tril(M) x),
 // o = qg rd(S) + tril(Aqk) v_new, S = 2^G_last S + kg^T v_new, G_last read
 // from g_last at the chunk's slot. Nothing but o and the final state is
-// stored.
+// stored. The kernel asks for registers (its tuning; kda-to-tile-tuning.mlir).
 
 // CHECK-LABEL: func.func @recurrence
 // CHECK-SAME: kda.arg_names = ["qg", "kd", "kg", "v", "beta", "M", "Aqk", "g_last", "initial_state", "o", "final_state"]
@@ -14,7 +14,7 @@
 // CHECK: tile.launch @recurrence_chunk_recurrence_0 grid
 
 // CHECK: func.func @recurrence_chunk_recurrence_0(
-// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // CHECK: %[[S0:.*]] = tile.load %arg8[{{.*}}] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<128x32xf32>
 // CHECK: scf.for %[[C:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[S0]]) -> (tensor<128x32xf32>) {
 // CHECK:   %[[SR:.*]] = arith.truncf %[[S]] : tensor<128x32xf32> to tensor<128x32xbf16>

@@ -1,6 +1,7 @@
 // RUN: kda-opt %s --convert-kda-to-tile | FileCheck %s --check-prefix=TUNED
 // RUN: kda-opt %s --convert-kda-to-tile=mapping=shared-memory | FileCheck %s --check-prefix=SHARED
 // RUN: kda-opt %s --convert-kda-to-tile=mapping=registers | FileCheck %s --check-prefix=REGS
+// RUN: kda-opt %s --convert-kda-to-tile=mapping=recurrences-on-registers | FileCheck %s --check-prefix=RECUR
 // RUN: kda-opt %s --convert-kda-to-tile="mapping=registers block-k=64" | FileCheck %s --check-prefix=BLOCKK
 // RUN: not kda-opt %s --convert-kda-to-tile=mapping=simt 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: kda-opt %s --convert-kda-to-tile=fusable-chunk-stages | FileCheck %s --check-prefix=FUSABLE
@@ -60,7 +61,29 @@
 // FUSABLE-LABEL: func.func @gate_gate_cumsum_0
 // FUSABLE-SAME: tile.tuning = #tile.tuning<threads = 128, block_k = 64>} {
 
-// BAD: error: mapping must be 'tuned', 'registers' or 'shared-memory', got 'simt'
+// The recurrent form's chunk recurrence prefers registers: 4 warps, at most
+// 168 registers (3 blocks per SM), its loads issued at the chunk's start
+// (speculate_loads) and one chunk ahead (stages = 2), addresses as a base
+// plus offsets. On shared memory it takes the fused state scan's tuning,
+// as the state scan does on either mapping.
+// TUNED-LABEL: func.func @recurrence_chunk_recurrence_0
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// TUNED-LABEL: func.func @scan_state_scan_0
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128>}
+// SHARED-LABEL: func.func @recurrence_chunk_recurrence_0
+// SHARED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
+
+// mapping=recurrences-on-registers (kda-translate --register-recurrences):
+// the recurrences with their register tuning, every other kernel on shared
+// memory.
+// RECUR-LABEL: func.func @exact_inter_solve_0
+// RECUR-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>}
+// RECUR-LABEL: func.func @recurrence_chunk_recurrence_0
+// RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// RECUR-LABEL: func.func @scan_state_scan_0
+// RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, mapping = registers>}
+
+// BAD: error: mapping must be 'tuned', 'registers', 'shared-memory' or 'recurrences-on-registers', got 'simt'
 
 // The tuning comes from the target the `tuning` option names: sm_90 (the
 // Hopper tuning, the default) above; kda-opt's test target gives every
@@ -149,4 +172,25 @@ func.func @safe_varlen(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
 func.func @gate(%g: tensor<1x?x4x128xf32>) -> tensor<1x?x4x128xf32> {
   %G = kda.gate_cumsum %g : (tensor<1x?x4x128xf32>) -> tensor<1x?x4x128xf32>
   return %G : tensor<1x?x4x128xf32>
+}
+
+func.func @recurrence(%qg: tensor<?x?x8x128xbf16>, %kd: tensor<?x?x8x128xbf16>,
+    %kg: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>, %beta: tensor<?x?x8xf32>,
+    %M: tensor<?x?x8x16xbf16>, %Aqk: tensor<?x?x8x16xbf16>, %gl: tensor<?x?x8x128xf32>)
+    -> tensor<?x?x8x128xbf16> {
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 16 : i64}
+      : (tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>,
+         tensor<?x?x8x128xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x16xbf16>,
+         tensor<?x?x8x16xbf16>, tensor<?x?x8x128xf32>)
+      -> tensor<?x?x8x128xbf16>
+  return %o : tensor<?x?x8x128xbf16>
+}
+
+func.func @scan(%kg: tensor<?x?x8x128xbf16>, %w: tensor<?x?x8x128xbf16>, %u: tensor<?x?x8x128xbf16>,
+                %G: tensor<?x?x8x128xf32>)
+    -> (tensor<?x?x8x128x128xbf16>, tensor<?x?x8x128xbf16>) {
+  %h, %vn = kda.state_scan %kg, %w, %u, %G
+      : (tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xf32>)
+      -> (tensor<?x?x8x128x128xbf16>, tensor<?x?x8x128xbf16>)
+  return %h, %vn : tensor<?x?x8x128x128xbf16>, tensor<?x?x8x128xbf16>
 }

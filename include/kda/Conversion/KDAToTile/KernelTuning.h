@@ -95,8 +95,10 @@ struct KernelTuning {
   /// The mapping this tuning is for; a kernel tuned for registers asks for
   /// them (mapping = registers).
   TileMapping mapping = TileMapping::sharedMemory;
-  /// Pipelining depth of the dot operands a register kernel keeps in shared
-  /// memory: 1, or 2 to copy them one loop trip ahead (stages).
+  /// Pipelining depth of a register kernel's loads in loops: 1, or 2 to
+  /// load them one loop trip ahead (stages): the dot operands kept in
+  /// shared memory into two slots, the register tiles as loop-carried
+  /// values.
   int64_t stages = 1;
 };
 
