@@ -386,10 +386,16 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
     addFloatKey(ctx, "scale", stage.scale);
   ctx.addKey("state_layout", stringifyStateLayout(stage.layout));
 
+  KernelShape shape = getKernelShape({stage.kg}, stage.cu);
+  shape.stateRows = k;
+  shape.sixteenBitDots = isSixteenBitFloat(kgType.getElementType()) &&
+                         uType.getElementType() == kgType.getElementType();
   func::FuncOp kernel = args.createKernel(
-      tuningOf(ctx, recurrent ? TunedKernel::chunkRecurrence
-                    : fused   ? TunedKernel::stateScanFused
-                              : TunedKernel::stateScan));
+      tuningOf(ctx,
+               recurrent ? TunedKernel::chunkRecurrence
+               : fused   ? TunedKernel::stateScanFused
+                         : TunedKernel::stateScan,
+               shape));
   OpBuilder b = kernelBuilder(kernel);
   const int64_t numVTiles = (v + kBV - 1) / kBV;
 

@@ -64,12 +64,18 @@
 // The recurrent form's chunk recurrence prefers registers: 4 warps, at most
 // 168 registers (3 blocks per SM), its loads issued at the chunk's start
 // (speculate_loads) and one chunk ahead (stages = 2), addresses as a base
-// plus offsets. On shared memory it takes the fused state scan's tuning,
-// as the state scan does on either mapping.
+// plus offsets; where it was measured: K from 65 to 128 (state tiles of
+// 128 rows) and 16-bit operands. With K = 64, or f32 operands, it stays on
+// shared memory with the fused state scan's tuning, as the state scan does
+// on either mapping.
 // TUNED-LABEL: func.func @recurrence_chunk_recurrence_0
 // TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // TUNED-LABEL: func.func @scan_state_scan_0
 // TUNED-SAME: tile.tuning = #tile.tuning<threads = 128>}
+// TUNED-LABEL: func.func @recurrence_k64_chunk_recurrence_0
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
+// TUNED-LABEL: func.func @recurrence_f32_chunk_recurrence_0
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
 // SHARED-LABEL: func.func @recurrence_chunk_recurrence_0
 // SHARED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
 
@@ -193,4 +199,28 @@ func.func @scan(%kg: tensor<?x?x8x128xbf16>, %w: tensor<?x?x8x128xbf16>, %u: ten
       : (tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xf32>)
       -> (tensor<?x?x8x128x128xbf16>, tensor<?x?x8x128xbf16>)
   return %h, %vn : tensor<?x?x8x128x128xbf16>, tensor<?x?x8x128xbf16>
+}
+
+func.func @recurrence_k64(%qg: tensor<?x?x8x64xbf16>, %kd: tensor<?x?x8x64xbf16>,
+    %kg: tensor<?x?x8x64xbf16>, %v: tensor<?x?x8x64xbf16>, %beta: tensor<?x?x8xf32>,
+    %M: tensor<?x?x8x16xbf16>, %Aqk: tensor<?x?x8x16xbf16>, %gl: tensor<?x?x8x64xf32>)
+    -> tensor<?x?x8x64xbf16> {
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 16 : i64}
+      : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
+         tensor<?x?x8x64xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x16xbf16>,
+         tensor<?x?x8x16xbf16>, tensor<?x?x8x64xf32>)
+      -> tensor<?x?x8x64xbf16>
+  return %o : tensor<?x?x8x64xbf16>
+}
+
+func.func @recurrence_f32(%qg: tensor<?x?x8x128xf32>, %kd: tensor<?x?x8x128xf32>,
+    %kg: tensor<?x?x8x128xf32>, %v: tensor<?x?x8x128xf32>, %beta: tensor<?x?x8xf32>,
+    %M: tensor<?x?x8x16xf32>, %Aqk: tensor<?x?x8x16xf32>, %gl: tensor<?x?x8x128xf32>)
+    -> tensor<?x?x8x128xf32> {
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 16 : i64}
+      : (tensor<?x?x8x128xf32>, tensor<?x?x8x128xf32>, tensor<?x?x8x128xf32>,
+         tensor<?x?x8x128xf32>, tensor<?x?x8xf32>, tensor<?x?x8x16xf32>,
+         tensor<?x?x8x16xf32>, tensor<?x?x8x128xf32>)
+      -> tensor<?x?x8x128xf32>
+  return %o : tensor<?x?x8x128xf32>
 }

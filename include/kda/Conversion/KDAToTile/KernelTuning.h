@@ -114,6 +114,11 @@ struct KernelShape {
   bool staticHeads = false;
   /// Sequences of their own lengths (cu_seqlens).
   bool varlen = false;
+  /// The state scans' and the chunk recurrence's K (rows of the state; 0
+  /// for the other kernels).
+  int64_t stateRows = 0;
+  /// Their dots take 16-bit operands (bf16 or f16 I/O of one type).
+  bool sixteenBitDots = false;
 };
 
 /// A target's choices for the kernels convert-kda-to-tile builds.
