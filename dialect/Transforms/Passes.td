@@ -285,7 +285,10 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
     then reads whole, come from shared memory; an A operand that is
     computed (not a load, or a transpose of one) gives its producer no
     layout, so that its chain is computed once, spread over the warps in
-    a coalesced layout, and converted at the dot. Layouts then spread until nothing changes, forward (an
+    a coalesced layout, and converted at the dot (with
+    `duplicate-small-operands`, only when its copies in the other warps
+    would add up to 8 KiB or more; a smaller one is computed in every warp
+    in the dot's layout). Layouts then spread until nothing changes, forward (an
     elementwise result takes its operands' layout, a reduction the slice
     of its input's, a transpose the permuted input's, a loop's iter_arg
     and result its initial value's) and backward (a tile not yet placed
@@ -323,7 +326,13 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
            "B operand is computed from a dot's result (recurrences)">,
     Option<"onlyRequested", "only-requested", "bool", /*default=*/"false",
            "Place only kernels whose 'tile.tuning' has mapping = registers "
-           "(those the target's kernel tuning runs on registers)">
+           "(those the target's kernel tuning runs on registers)">,
+    Option<"duplicateSmallOperands", "duplicate-small-operands", "bool",
+           /*default=*/"false",
+           "With the warps along N, compute a computed A operand in every "
+           "warp, in the dot's layout, when its copies in the other warps "
+           "add up to less than 8 KiB (no conversion through shared "
+           "memory, no barriers), instead of once in a coalesced layout">
   ];
 }
 

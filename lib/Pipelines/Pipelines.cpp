@@ -42,6 +42,7 @@ enum class RegisterKernels {
 static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
                                        StringRef mapping,
                                        RegisterKernels kernels, bool prefetch,
+                                       bool duplicateSmallOperands,
                                        int64_t numThreads,
                                        StringRef privateSpace) {
   pm.addPass(createConvertChunkFwdToStagesPass({stages.chunkSize}));
@@ -77,6 +78,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
     assign.numThreadsDefault = numThreads;
     assign.onlyRecurrences = kernels == RegisterKernels::recurrences;
     assign.onlyRequested = kernels == RegisterKernels::tuned;
+    assign.duplicateSmallOperands = duplicateSmallOperands;
     pm.addPass(createAssignTileLayoutsPass(assign));
     pm.addPass(createConvertTileToSIMTPass({numThreads, prefetch}));
   }
@@ -93,6 +95,7 @@ void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
   // The tile programs of the default GPU mapping, for the CPU.
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), "tuned",
                              RegisterKernels::none, /*prefetch=*/false,
+                             /*duplicateSmallOperands=*/false,
                              /*numThreads=*/0, "default");
 }
 
@@ -111,7 +114,8 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
     mapping = "recurrences-on-registers";
   }
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), mapping, kernels,
-                             options.prefetch, options.numThreads,
+                             options.prefetch, options.duplicateSmallOperands,
+                             options.numThreads,
                              "workgroup");
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(

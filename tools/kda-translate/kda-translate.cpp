@@ -71,6 +71,14 @@ static llvm::cl::opt<bool> prefetchOption(
                    "values"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> duplicateSmallOperandsOption(
+    "duplicate-small-operands",
+    llvm::cl::desc("On registers, compute a computed A operand of a "
+                   "recurrence in every warp when its copies add up to less "
+                   "than 8 KiB, instead of converting it through shared "
+                   "memory (no barriers)"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<kda::AddressHoisting> addressHoistingOption(
     "address-hoisting",
     llvm::cl::desc("Which kernels compute their global addresses as a "
@@ -154,6 +162,7 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.assignLayouts = assignLayoutsOption;
   options.registerRecurrences = registerRecurrencesOption;
   options.prefetch = prefetchOption;
+  options.duplicateSmallOperands = duplicateSmallOperandsOption;
   options.addressHoisting = addressHoistingOption;
   options.stages.chunkSize = chunkSizeOption;
   options.stages.recurrence = fuseRecurrenceOption;

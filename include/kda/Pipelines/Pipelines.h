@@ -162,6 +162,13 @@ struct KDAToPTXPipelineOptions
                      "every kernel: dot operands kept in shared memory and "
                      "register tiles (convert-tile-to-simt's prefetch)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> duplicateSmallOperands{
+      *this, "duplicate-small-operands",
+      llvm::cl::desc("On registers, compute a small computed A operand of a "
+                     "recurrence in every warp instead of converting it "
+                     "through shared memory (kda-assign-tile-layouts' "
+                     "duplicate-small-operands)"),
+      llvm::cl::init(false)};
   PassOptions::Option<AddressHoisting> addressHoisting{
       *this, "address-hoisting",
       llvm::cl::desc("Which kernels compute their global addresses as a "

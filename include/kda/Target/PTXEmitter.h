@@ -36,9 +36,13 @@ struct PTXEmitterOptions {
   /// Only the recurrence kernels (the state scan) get layouts and run on
   /// registers (kda-assign-tile-layouts only-recurrences).
   bool registerRecurrences = false;
-  /// On registers, a loop's dot operands kept in shared memory are copied
-  /// one trip ahead (convert-tile-to-simt prefetch).
+  /// On registers, a loop's tiles are loaded one trip ahead: dot operands
+  /// kept in shared memory and register tiles (convert-tile-to-simt
+  /// prefetch).
   bool prefetch = false;
+  /// Compute small computed A operands of recurrences in every warp
+  /// (kda-assign-tile-layouts duplicate-small-operands).
+  bool duplicateSmallOperands = false;
   /// Which kernels compute their global addresses as a program base plus
   /// a per-access offset (gpu-hoist-uniform-addresses).
   AddressHoisting addressHoisting = AddressHoisting::tuned;

@@ -313,8 +313,10 @@ Value rematerialize(OpBuilder &b, Value v, DistLayoutAttr layout) {
 /// The layout assignment of one kernel.
 class LayoutAssignment {
 public:
-  LayoutAssignment(func::FuncOp kernel, int64_t numWarps)
-      : kernel(kernel), numWarps(numWarps) {}
+  LayoutAssignment(func::FuncOp kernel, int64_t numWarps,
+                   bool duplicateSmallOperands)
+      : kernel(kernel), numWarps(numWarps),
+        duplicateSmallOperands(duplicateSmallOperands) {}
 
   /// Why the kernel cannot run on registers, or an empty string.
   std::string findObstacle();
@@ -332,6 +334,9 @@ private:
   /// tile.trans): spread over all warps, it is computed once instead of in
   /// every warp, and reaches the dot through a tile.convert_layout, which
   /// convert-tile-to-simt keeps in shared memory for the dot's ldmatrix.
+  /// With duplicateSmallOperands, not when its copies in the other warps
+  /// add up to less than 8 KiB: such an operand is computed in every warp,
+  /// in the dot's layout, with no conversion (and no barriers).
   bool isComputedSharedA(OpOperand &operand) const;
   /// Sets `v`'s layout if it has none; true if it did.
   bool place(Value v, DistLayoutAttr layout);
@@ -341,6 +346,8 @@ private:
 
   func::FuncOp kernel;
   int64_t numWarps;
+  /// The pass's duplicate-small-operands (isComputedSharedA).
+  bool duplicateSmallOperands;
   bool warpsAlongColumns = false;
   llvm::DenseMap<Value, DistLayoutAttr> layouts;
   llvm::DenseMap<Operation *, DotLayouts> dots;
@@ -444,7 +451,14 @@ bool LayoutAssignment::isComputedSharedA(OpOperand &operand) const {
   Operation *def = operand.get().getDefiningOp();
   if (auto trans = dyn_cast_or_null<tile::TransOp>(def))
     def = trans.getInput().getDefiningOp();
-  return !isa_and_nonnull<tile::LoadOp>(def);
+  if (isa_and_nonnull<tile::LoadOp>(def))
+    return false;
+  // With duplicateSmallOperands, an operand whose copies in the other
+  // warps add up to less than 8 KiB is computed in every warp instead.
+  RankedTensorType type = getTileType(dot.getA());
+  int64_t bytes = type.getNumElements() *
+                  llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  return !duplicateSmallOperands || bytes * (numWarps - 1) >= 8192;
 }
 
 DistLayoutAttr LayoutAssignment::requiredLayout(OpOperand &operand,
@@ -695,7 +709,8 @@ struct AssignTileLayoutsPass
                                  "not a recurrence (only-recurrences)";
         continue;
       }
-      LayoutAssignment assignment(kernel, numThreads / kWarpSize);
+      LayoutAssignment assignment(kernel, numThreads / kWarpSize,
+                                  duplicateSmallOperands);
       std::string obstacle = assignment.findObstacle();
       if (!obstacle.empty()) {
         if (remarks)

@@ -1,6 +1,7 @@
 // RUN: kda-opt %s -split-input-file --kda-assign-tile-layouts | FileCheck %s
 // RUN: kda-opt %s -split-input-file --kda-assign-tile-layouts="remarks=true" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: kda-opt %kda_src_root/examples/register_chain.mlir --kda-drop-tile-layouts | kda-opt --kda-assign-tile-layouts | FileCheck %s --check-prefix=CHAIN
+// RUN: kda-opt %s -split-input-file --kda-assign-tile-layouts="duplicate-small-operands=true" | FileCheck %s --check-prefix=DUP
 
 // The rules of kda-assign-tile-layouts, one kernel each.
 
@@ -164,6 +165,45 @@ func.func @computed_a_operand(%q: memref<64x64xbf16>, %g: memref<64x64xf32>, %ou
     scf.yield %n : tensor<64x32xf32>
   }
   tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<64x32xf32>, memref<64x32xf32>
+  return
+}
+
+// -----
+
+// A small computed A operand (a [16, 16] bf16 block masked to its lower
+// triangle, as the recurrent form's M and Aqk at chunk 16): by default it is
+// computed once in the coalesced layout and converted at the dot, like the
+// [64, 64] one above; with duplicate-small-operands (its copies in the
+// other three warps would add up to 1.5 KiB, under 8 KiB) every warp loads
+// and masks it in the dot's A layout itself, with no conversion. The
+// [64, 64] operand above (24 KiB of copies) is converted either way.
+// CHECK-LABEL: func.func @small_computed_a_operand
+// CHECK: %[[A:.*]] = arith.select
+// CHECK: tile.convert_layout %[[A]]
+// DUP-LABEL: func.func @computed_a_operand
+// DUP: tile.convert_layout
+// DUP-LABEL: func.func @small_computed_a_operand
+// DUP: %[[A:.*]] = arith.select {{.*}} : tensor<16x16xi1, #tile.dist<warps = [1, 1], {{.*}}>>, tensor<16x16xbf16, #tile.dist<warps = [1, 1], {{.*}}>>
+// DUP-NOT: tile.convert_layout %[[A]]
+// DUP: tile.dot %[[A]],
+func.func @small_computed_a_operand(%m: memref<16x16xbf16>, %out: memref<16x32xf32>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %zb = arith.constant 0.0 : bf16
+  %z = tile.splat %zero : f32 -> tensor<16x32xf32>
+  %s = scf.for %i = %c0 to %c4 step %c1 iter_args(%st = %z) -> (tensor<16x32xf32>) {
+    %mt = tile.load %m[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16>
+    %lower = tile.tri_mask lower diagonal 0 : tensor<16x16xi1>
+    %zt = tile.splat %zb : bf16 -> tensor<16x16xbf16>
+    %a = arith.select %lower, %mt, %zt : tensor<16x16xi1>, tensor<16x16xbf16>
+    %sr = arith.truncf %st : tensor<16x32xf32> to tensor<16x32xbf16>
+    %n = tile.dot %a, %sr, %st : tensor<16x16xbf16>, tensor<16x32xbf16> -> tensor<16x32xf32>
+    scf.yield %n : tensor<16x32xf32>
+  }
+  tile.store %s, %out[%c0, %c0] dims [0, 1] : tensor<16x32xf32>, memref<16x32xf32>
   return
 }
 
