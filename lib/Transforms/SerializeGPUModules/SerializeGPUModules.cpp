@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
@@ -41,11 +43,43 @@ std::optional<gpu::CompilationTarget> parseFormat(StringRef format) {
       .Default(std::nullopt);
 }
 
+/// Fails, reporting the first, when an op of `gpuModule` has a type that
+/// LLVM IR cannot express (an `index` element in an `!llvm.array`, say):
+/// the LLVM IR translation would crash on it rather than report it.
+LogicalResult checkLLVMTypes(gpu::GPUModuleOp gpuModule) {
+  auto check = [](Operation *op, Type type) -> LogicalResult {
+    if (LLVM::isCompatibleType(type))
+      return success();
+    return op->emitOpError() << "has type " << type
+                             << ", which LLVM IR cannot express";
+  };
+  WalkResult result = gpuModule.walk([&](Operation *op) {
+    if (auto global = dyn_cast<LLVM::GlobalOp>(op))
+      if (failed(check(op, global.getGlobalType())))
+        return WalkResult::interrupt();
+    if (auto func = dyn_cast<LLVM::LLVMFuncOp>(op))
+      if (failed(check(op, func.getFunctionType())))
+        return WalkResult::interrupt();
+    for (Type type : op->getResultTypes())
+      if (failed(check(op, type)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(op, arg.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// Compiles `gpuModule` for each of its targets; returns the objects, or
 /// failure after reporting why.
 FailureOr<SmallVector<Attribute>>
 serializeModule(gpu::GPUModuleOp gpuModule,
                 const gpu::TargetOptions &options) {
+  if (failed(checkLLVMTypes(gpuModule)))
+    return failure();
   ArrayAttr targets = gpuModule.getTargetsAttr();
   if (!targets || targets.empty())
     return gpuModule.emitError(

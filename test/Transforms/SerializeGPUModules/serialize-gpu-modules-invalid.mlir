@@ -28,3 +28,14 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A type LLVM IR cannot express (`index` inside an `!llvm.array`) is
+// reported, not handed to the LLVM IR translation (which crashes on it).
+module attributes {gpu.container_module} {
+  gpu.module @index_array [#nvvm.target<chip = "sm_90">] {
+    // expected-error @+1 {{'llvm.mlir.global' op has type '!llvm.array<0 x index>', which LLVM IR cannot express}}
+    llvm.mlir.global external @shared() {addr_space = 3 : i32} : !llvm.array<0 x index>
+  }
+}
