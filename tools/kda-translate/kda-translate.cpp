@@ -57,8 +57,9 @@ static llvm::cl::opt<bool> assignLayoutsOption(
 
 static llvm::cl::opt<bool> registerRecurrencesOption(
     "register-recurrences",
-    llvm::cl::desc("Run the recurrence kernels (the state scans; the chunk "
-                   "recurrence runs there anyway) on registers with assigned "
+    llvm::cl::desc("Run the recurrence kernels (the state scans, and the "
+                   "chunk recurrence, which by default runs there only "
+                   "where that was measured) on registers with assigned "
                    "layouts, the others (inter_solve too) on the "
                    "shared-memory mapping"),
     llvm::cl::init(false));

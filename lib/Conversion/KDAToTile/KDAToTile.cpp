@@ -331,12 +331,12 @@ struct ConvertKDAToTilePass
           << (known.empty() ? std::string("none") : known) << ")";
       return signalPassFailure();
     }
+    recurrencesOnRegisters = mapping == "recurrences-on-registers";
     if (mapping == "tuned")
       forcedMapping = std::nullopt;
     else if (mapping == "registers")
       forcedMapping = TileMapping::registers;
-    else if (mapping == "shared-memory" ||
-             mapping == "recurrences-on-registers")
+    else if (mapping == "shared-memory" || recurrencesOnRegisters)
       forcedMapping = TileMapping::sharedMemory;
     else {
       mlir::emitError(module.getLoc())
@@ -363,6 +363,8 @@ struct ConvertKDAToTilePass
   /// The `mapping` option: every kernel's mapping, or none when the kernel
   /// tuning chooses each kernel's.
   std::optional<TileMapping> forcedMapping;
+  /// The `mapping` option is recurrences-on-registers.
+  bool recurrencesOnRegisters = false;
   /// The target named by the `tuning` option.
   const KernelTuningTarget *target = nullptr;
 
@@ -548,7 +550,7 @@ struct ConvertKDAToTilePass
                        *target,
                        blockK,
                        forcedMapping,
-                       mapping == "recurrences-on-registers",
+                       recurrencesOnRegisters,
                        fusableChunkStages,
                        chunkGateFor(op),
                        exactDiagonalQuarters,

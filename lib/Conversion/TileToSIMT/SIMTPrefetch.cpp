@@ -28,6 +28,7 @@
 #include "SIMTLowering.h"
 
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -202,17 +203,12 @@ void prefetchLoop(scf::ForOp loop, SharedOperandMap &sharedOperands) {
 }
 
 /// True when a tile.store inside `loop` may write the buffer `source`
-/// reads: stores into another kernel argument do not (tile kernels take
-/// their buffers like `__restrict__` pointers).
+/// reads: stores into another kernel argument do not
+/// (tile::distinctKernelArguments).
 bool writtenInLoop(scf::ForOp loop, Value source) {
-  auto distinctArguments = [](Value a, Value b) {
-    return a != b && isa<BlockArgument>(a) && isa<BlockArgument>(b) &&
-           isa<func::FuncOp>(a.getParentBlock()->getParentOp()) &&
-           a.getParentBlock() == b.getParentBlock();
-  };
   return loop
       ->walk([&](tile::StoreOp store) {
-        return distinctArguments(store.getDest(), source)
+        return tile::distinctKernelArguments(store.getDest(), source)
                    ? WalkResult::advance()
                    : WalkResult::interrupt();
       })

@@ -3,6 +3,7 @@
 #include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -180,4 +181,10 @@ bool kda::tile::hasLaidOutTiles(Operation *kernel) {
                    : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+bool kda::tile::distinctKernelArguments(Value a, Value b) {
+  return a != b && isa<BlockArgument>(a) && isa<BlockArgument>(b) &&
+         isa<func::FuncOp>(a.getParentBlock()->getParentOp()) &&
+         a.getParentBlock() == b.getParentBlock();
 }

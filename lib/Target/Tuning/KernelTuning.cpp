@@ -248,7 +248,8 @@ static TileMapping preferredMapping(TunedKernel kernel,
     // Measured with K = 128 and bf16 operands, which the register
     // lowering stages through shared memory for the dots. With K <= 64
     // (operands below its staging threshold, held by every warp) ptxas
-    // spills 96-128 bytes at the cap of 168, with K = 256 1792 bytes, and
+    // spills at the cap of 168 (96-128 bytes of stack), with K = 256 1792
+    // bytes, and
     // with f32 operands every warp holds whole [BT, K] f32 tiles: those stay
     // on shared memory until measured.
     return shape.stateRows > 64 && shape.stateRows <= 128 &&

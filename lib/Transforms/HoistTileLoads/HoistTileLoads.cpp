@@ -10,6 +10,7 @@
 
 #include "kda/Transforms/Passes.h"
 #include "kda/Dialect/Tile/TileOps.h"
+#include "kda/Dialect/Tile/TileUtils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -24,15 +25,6 @@ using namespace mlir::kda;
 
 namespace {
 
-/// True if `a` and `b` are distinct arguments of the kernel: tile kernels
-/// take their buffers like `__restrict__` pointers (the launch plan never
-/// passes one buffer twice), so they do not overlap.
-bool distinctKernelArguments(Value a, Value b) {
-  return a != b && isa<BlockArgument>(a) && isa<BlockArgument>(b) &&
-         isa<func::FuncOp>(a.getParentBlock()->getParentOp()) &&
-         a.getParentBlock() == b.getParentBlock();
-}
-
 /// True if `load` may move above `op`: `op` is not another load (loads keep
 /// their order), has no regions, and writes no memory, or only stores into
 /// another kernel argument than the one `load` reads.
@@ -40,7 +32,7 @@ bool loadMayCross(tile::LoadOp load, Operation *op) {
   if (isa<tile::LoadOp>(op) || op->getNumRegions() != 0)
     return false;
   if (auto store = dyn_cast<tile::StoreOp>(op))
-    return distinctKernelArguments(store.getDest(), load.getSource());
+    return tile::distinctKernelArguments(store.getDest(), load.getSource());
   if (isMemoryEffectFree(op))
     return true;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);

@@ -64,6 +64,11 @@ DistLayoutAttr getCoalescedLayout(RankedTensorType type, int64_t numWarps);
 /// held in registers).
 bool hasLaidOutTiles(Operation *kernel);
 
+/// True if `a` and `b` are distinct arguments of one kernel: tile kernels
+/// take their buffers like `__restrict__` pointers (the launch plan never
+/// passes one buffer twice), so they do not overlap.
+bool distinctKernelArguments(Value a, Value b);
+
 } // namespace mlir::kda::tile
 
 #endif // KDA_DIALECT_TILE_TILEUTILS_H
