@@ -10,7 +10,8 @@ BUNDLE_DIR holds the fwd_*.kdab bundles of scripts/make-bench-bundles.sh;
 BENCH_CASES=fwd_default_h96_hv96,... limits the run to the listed bundles.
 BENCH_ALT_DIR=DIR also times DIR's bundle of the same name on the same
 inputs in the same run (another build of the compiler, or other
-kda-translate flags), as `alt_ms` beside `ours_ms`.
+kda-translate flags), as `alt_ms` beside `ours_ms`; several, as
+BENCH_ALT_DIR=LABEL=DIR,LABEL=DIR, are reported as `LABEL_ms`.
 fla's package is read from .anchors/fla and FlashKDA from .anchors/flashkda
 (see ../shared/bench/README.md); FlashKDA is skipped when it is not built.
 kda-run also checks our o and final state against the float64 per-token
@@ -90,15 +91,20 @@ def fla_call(flags, t, cu):
     return lambda: chunk_kda(t['q'], t['k'], t['v'], t['g'], t['beta'], **kw)
 
 
-def ours(bundle, t, B, T, H, HV, cu_text):
+def save_inputs(t):
     # Inputs and outputs go through .npy files (gigabytes at T=8192, H=96):
     # a scratch folder, removed after the case, not OUT_DIR.
     scratch = tempfile.mkdtemp(prefix='kda-bench-')
-    in_dir, res_dir = os.path.join(scratch, 'in'), os.path.join(scratch, 'out')
-    os.makedirs(in_dir)
-    os.makedirs(res_dir)
+    os.makedirs(os.path.join(scratch, 'in'))
     for name, x in t.items():
-        np.save(os.path.join(in_dir, name + '.npy'), x.float().cpu().numpy())
+        np.save(os.path.join(scratch, 'in', name + '.npy'), x.float().cpu().numpy())
+    return scratch
+
+
+def ours(bundle, scratch, B, T, H, HV, cu_text):
+    in_dir, res_dir = os.path.join(scratch, 'in'), os.path.join(scratch, 'out')
+    shutil.rmtree(res_dir, ignore_errors=True)
+    os.makedirs(res_dir)
     cmd = [kda_run, bundle, '--batch', str(B), '--seq-len', str(T), '--heads', str(H),
            '--value-heads', str(HV), '--inputs', in_dir, '--outputs', res_dir, '--bench',
            '--check-heads', '4']
@@ -110,8 +116,17 @@ def ours(bundle, t, B, T, H, HV, cu_text):
     o = None
     if out.returncode == 0:
         o = torch.from_numpy(np.load(os.path.join(res_dir, 'o.npy'))).to(dev)
-    shutil.rmtree(scratch, ignore_errors=True)
     return (float(m.group(1)) if m else float('nan')), o, out.returncode == 0
+
+
+def alt_dirs():
+    """[(label, dir)] from BENCH_ALT_DIR: DIR, or LABEL=DIR,LABEL=DIR."""
+    spec = os.environ.get('BENCH_ALT_DIR', '')
+    if not spec:
+        return []
+    if '=' not in spec:
+        return [('alt', spec)]
+    return [tuple(item.split('=', 1)) for item in spec.split(',')]
 
 
 rows = []
@@ -139,13 +154,16 @@ for bundle, flags, B, T, H, HV, seqs in CASES:
             fk()
             torch.cuda.synchronize()
             row['flashkda_ms'] = do_bench(fk, warmup=100, rep=500, return_mode='median')
-    ms, o, ok = ours(os.path.join(bundle_dir, bundle + '.kdab'), t, B, T, H, HV, cu_text)
+    scratch = save_inputs(t)
+    ms, o, ok = ours(os.path.join(bundle_dir, bundle + '.kdab'), scratch, B, T, H, HV, cu_text)
     row.update(ours_ms=ms, ours_over_fla=ms / row['fla_ms'], check_passed=ok)
-    if os.environ.get('BENCH_ALT_DIR'):
-        alt_ms, _, alt_ok = ours(os.path.join(os.environ['BENCH_ALT_DIR'], bundle + '.kdab'),
-                                 t, B, T, H, HV, cu_text)
-        row.update(alt_ms=alt_ms, alt_over_fla=alt_ms / row['fla_ms'],
-                   check_passed=ok and alt_ok)
+    for label, alt_dir in alt_dirs():
+        alt_ms, _, alt_ok = ours(os.path.join(alt_dir, bundle + '.kdab'), scratch, B, T, H, HV,
+                                 cu_text)
+        row[label + '_ms'] = alt_ms
+        row[label + '_over_fla'] = alt_ms / row['fla_ms']
+        row['check_passed'] = row['check_passed'] and alt_ok
+    shutil.rmtree(scratch, ignore_errors=True)
     if o is not None:
         row['rms_ratio_o_vs_fla'] = ((o.float() - o_fla.float()).pow(2).mean().sqrt() /
                                      o_fla.float().pow(2).mean().sqrt()).item()
@@ -157,8 +175,8 @@ with open(os.path.join(out_dir, 'chunk_fwd_vs_fla.json'), 'w') as fh:
 print('SUMMARY')
 for r in rows:
     fk = f", FlashKDA {r['flashkda_ms']:.3f} ms" if 'flashkda_ms' in r else ''
-    if 'alt_ms' in r:
-        fk += f", alt {r['alt_ms']:.3f} ms"
+    for label, _ in alt_dirs():
+        fk += f", {label} {r[label + '_ms']:.3f} ms"
     print(f"{r['bundle']} B={r['B']} T={r['T']} H={r['H']} HV={r['HV']} seqs={r['seqs']}: "
           f"ours {r['ours_ms']:.3f} ms, fla {r['fla_ms']:.3f} ms{fk}, ours/fla "
           f"{r['ours_over_fla']:.2f}, check {'PASS' if r['check_passed'] else 'FAIL'}")
