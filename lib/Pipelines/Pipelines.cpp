@@ -3,6 +3,7 @@
 #include "kda/Pipelines/Pipelines.h"
 
 #include "kda/Conversion/Passes.h"
+#include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Target/KernelTuning.h"
 #include "kda/Transforms/Passes.h"
 
@@ -18,6 +19,28 @@
 
 using namespace mlir;
 using namespace mlir::kda;
+
+ForwardForm mlir::kda::preferredForwardForm(ModuleOp module) {
+  bool anyForward = false, allPreferRecurrent = true;
+  module.walk([&](ChunkFwdOp op) {
+    anyForward = true;
+    auto q = cast<RankedTensorType>(op.getQ().getType());
+    Type element = q.getElementType();
+    bool sixteenBit = (element.isBF16() || element.isF16()) &&
+                      getElementTypeOrSelf(op.getK().getType()) == element &&
+                      getElementTypeOrSelf(op.getV().getType()) == element;
+    if (!prefersRecurrentForward(q.getShape().back(), sixteenBit))
+      allPreferRecurrent = false;
+  });
+  ForwardForm form;
+  if (!anyForward || !allPreferRecurrent)
+    return form;
+  form.stages.chunkSize = 16;
+  form.stages.recurrence = true;
+  form.stages.chunkKernels = true;
+  form.duplicateSmallOperands = true;
+  return form;
+}
 
 /// Which kernels run on registers (kda-assign-tile-layouts, then
 /// convert-tile-to-simt) on the GPU.

@@ -7,9 +7,17 @@
 //               [--exact-diagonal-quarters] [--exact-diagonal-factoring]
 //               [-o out.ptx]
 //
+// Without --chunk-size and the --fuse-* flags, a whole forward
+// (kda.chunk_fwd) is built in the form the target tuning prefers
+// (kda::preferredForwardForm): the recurrent two-kernel form at chunks of
+// 16 where its chunk recurrence runs on registers (K from 65 to 128, 16-bit
+// q, k and v), the staged form otherwise. Any of those flags gives exactly
+// the form they name (--fuse-recurrence=false alone: the staged form).
+//
 //===----------------------------------------------------------------------===//
 
 #include "kda/InitAllKDA.h"
+#include "kda/Pipelines/Pipelines.h"
 #include "kda/Target/BundleEmitter.h"
 #include "kda/Target/PTXEmitter.h"
 
@@ -152,8 +160,20 @@ static llvm::cl::opt<bool> noCpuOption(
     "no-cpu", llvm::cl::desc("--kda-to-bundle: do not build the CPU version"),
     llvm::cl::init(false));
 
-/// The PTX options given on the command line.
-static kda::PTXEmitterOptions getPTXOptions() {
+/// Whether any flag that chooses the forward's form (chunk size, which
+/// stages are fused) is on the command line.
+static bool formFlagsGiven() {
+  return chunkSizeOption.getNumOccurrences() ||
+         fuseRecurrenceOption.getNumOccurrences() ||
+         fuseScanOutputOption.getNumOccurrences() ||
+         fuseChunkKernelsOption.getNumOccurrences() ||
+         fusePreprocessingOption.getNumOccurrences();
+}
+
+/// The PTX options given on the command line for `module`: its forward in
+/// the form the target tuning prefers (kda::preferredForwardForm) unless a
+/// form flag is given, then exactly the form the flags name.
+static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   kda::PTXEmitterOptions options;
   options.chip = chipOption;
   options.features = featuresOption;
@@ -165,11 +185,17 @@ static kda::PTXEmitterOptions getPTXOptions() {
   options.prefetch = prefetchOption;
   options.duplicateSmallOperands = duplicateSmallOperandsOption;
   options.addressHoisting = addressHoistingOption;
-  options.stages.chunkSize = chunkSizeOption;
-  options.stages.recurrence = fuseRecurrenceOption;
-  options.stages.scanOutput = fuseScanOutputOption;
-  options.stages.chunkKernels = fuseChunkKernelsOption;
-  options.stages.preprocessing = fusePreprocessingOption;
+  if (formFlagsGiven()) {
+    options.stages.chunkSize = chunkSizeOption;
+    options.stages.recurrence = fuseRecurrenceOption;
+    options.stages.scanOutput = fuseScanOutputOption;
+    options.stages.chunkKernels = fuseChunkKernelsOption;
+    options.stages.preprocessing = fusePreprocessingOption;
+  } else {
+    kda::ForwardForm form = kda::preferredForwardForm(module);
+    options.stages = form.stages;
+    options.duplicateSmallOperands |= form.duplicateSmallOperands;
+  }
   options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   return options;
@@ -200,7 +226,7 @@ int main(int argc, char **argv) {
           return op->emitError("expected a builtin.module");
         if (failed(checkOptions(module)))
           return failure();
-        return kda::emitPTX(module, getPTXOptions(), os);
+        return kda::emitPTX(module, getPTXOptions(module), os);
       },
       [](DialectRegistry &registry) {
         kda::registerAllKDADialects(registry);
@@ -216,7 +242,7 @@ int main(int argc, char **argv) {
         if (failed(checkOptions(module)))
           return failure();
         kda::BundleEmitterOptions options;
-        options.ptx = getPTXOptions();
+        options.ptx = getPTXOptions(module);
         options.cubin = !noCubinOption;
         options.cpu = !noCpuOption;
         return kda::emitBundle(module, options, os);

@@ -3,6 +3,7 @@
 #ifndef KDA_PIPELINES_PIPELINES_H
 #define KDA_PIPELINES_PIPELINES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "kda/Target/KernelTuning.h"
 #include "mlir/Pass/PassOptions.h"
@@ -94,6 +95,25 @@ struct StageOptions {
     options.exactDiagonalFactoring = exactDiagonalFactoring;
   }
 };
+
+/// The form a program's forwards are built in, as the target tuning prefers
+/// it (preferredForwardForm).
+struct ForwardForm {
+  /// The stage options of that form.
+  StageOptions stages;
+  /// kda-assign-tile-layouts' duplicate-small-operands (the recurrent
+  /// form's M and Aqk computed in every warp).
+  bool duplicateSmallOperands = false;
+};
+
+/// The form the Hopper tuning prefers for `module`: the recurrent
+/// two-kernel form (kda-fuse-recurrence, the fused per-chunk kernel, chunks
+/// of 16, small operands duplicated) when the module has a kda.chunk_fwd
+/// and every one of them prefers it (prefersRecurrentForward: K from 65 to
+/// 128, q, k and v of one 16-bit type); otherwise the staged form, each
+/// stage its own kernel at the op's chunk_size. kda-translate builds in
+/// this form unless its form flags say otherwise.
+ForwardForm preferredForwardForm(ModuleOp module);
 
 /// Options of the target-independent kda pipelines (linalg, CPU).
 struct KDAPipelineOptions : public PassPipelineOptions<KDAPipelineOptions> {

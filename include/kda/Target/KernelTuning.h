@@ -34,6 +34,15 @@ enum class AddressHoisting {
 /// convert-kda-to-tile's `tuning` option.
 inline constexpr llvm::StringLiteral kHopperTuningName = "sm_90";
 
+/// Whether the Hopper tuning runs a whole forward (kda.chunk_fwd) whose
+/// state has `keyDim` rows and whose dots take 16-bit operands
+/// (`sixteenBitOperands`: q, k and v of one 16-bit float type) in the
+/// recurrent two-kernel form (kda-fuse-recurrence, the fused per-chunk
+/// kernel, chunks of 16): exactly where its chunk recurrence runs on
+/// registers. Elsewhere the recurrence would stay on shared memory, where
+/// the staged form is faster (measured at K = 64, docs/performance.md).
+bool prefersRecurrentForward(int64_t keyDim, bool sixteenBitOperands);
+
 /// Registers the Hopper tuning as kHopperTuningName (once; later calls do
 /// nothing). The pipelines and registerAllKDAPasses call it.
 void registerHopperKernelTuning();

@@ -237,6 +237,16 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
 /// 2.708 ms against 3.36 on shared memory on an H200 (2026-12-04), before
 /// the register tuning of chunkRecurrenceTuning. The other kernels have no
 /// register version that wins yet.
+/// Whether the chunk recurrence runs on registers. Measured with K = 128 and
+/// bf16 operands, which the register lowering stages through shared memory
+/// for the dots. With K <= 64 (operands below its staging threshold, held
+/// by every warp) ptxas spills at the cap of 168 (96-128 bytes of stack),
+/// with K = 256 1792 bytes, and with f32 operands every warp holds whole
+/// [BT, K] f32 tiles: those stay on shared memory until measured.
+static bool chunkRecurrenceOnRegisters(int64_t stateRows, bool sixteenBitDots) {
+  return stateRows > 64 && stateRows <= 128 && sixteenBitDots;
+}
+
 static TileMapping preferredMapping(TunedKernel kernel,
                                     const KernelShape &shape) {
   switch (kernel) {
@@ -245,15 +255,7 @@ static TileMapping preferredMapping(TunedKernel kernel,
     return shape.varlen && shape.staticHeads ? TileMapping::sharedMemory
                                              : TileMapping::registers;
   case TunedKernel::chunkRecurrence:
-    // Measured with K = 128 and bf16 operands, which the register
-    // lowering stages through shared memory for the dots. With K <= 64
-    // (operands below its staging threshold, held by every warp) ptxas
-    // spills at the cap of 168 (96-128 bytes of stack), with K = 256 1792
-    // bytes, and
-    // with f32 operands every warp holds whole [BT, K] f32 tiles: those stay
-    // on shared memory until measured.
-    return shape.stateRows > 64 && shape.stateRows <= 128 &&
-                   shape.sixteenBitDots
+    return chunkRecurrenceOnRegisters(shape.stateRows, shape.sixteenBitDots)
                ? TileMapping::registers
                : TileMapping::sharedMemory;
   default:
@@ -276,6 +278,18 @@ struct HopperKernelTuning : KernelTuningTarget {
   }
 };
 } // namespace
+
+/// Measured on an H100 on 2026-12-06 (docs/performance.md), each beside
+/// fla's chunk_kda in one run: at K = V = 128 bf16 the two-kernel
+/// recurrent form at chunk 16 (with duplicated small operands) took
+/// 0.66-0.88x the staged form's time at every anchor shape (B=1 T=8192
+/// H=96 2.170 against 3.118 ms); chunk 32 took 2.771. At K = V = 64 it was
+/// slower (2.117 against 1.912 ms at T=8192 H=96), its chunk recurrence on
+/// shared memory.
+bool mlir::kda::prefersRecurrentForward(int64_t keyDim,
+                                        bool sixteenBitOperands) {
+  return chunkRecurrenceOnRegisters(keyDim, sixteenBitOperands);
+}
 
 void mlir::kda::registerHopperKernelTuning() {
   static std::once_flag once;

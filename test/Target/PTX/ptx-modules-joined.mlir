@@ -1,9 +1,9 @@
-// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx | FileCheck %s
-// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --mlir-disable-threading | FileCheck %s
+// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --fuse-recurrence=false | FileCheck %s
+// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --fuse-recurrence=false --mlir-disable-threading | FileCheck %s
 
 // Each kernel of the whole forward is compiled as a PTX module of its own
 // (kda-serialize-gpu-modules), and kda-translate joins them into one PTX
-// file: one header, then the six kernels in launch order. (That ptxas takes
+// file: one header, then the six kernels of the staged form in launch order. (That ptxas takes
 // the joined file: chunk-fwd-ptxas.mlir.)
 
 // CHECK: .version 8.0
