@@ -15,6 +15,10 @@
 
 // CHECK-LABEL: .visible .entry k128_bf16_gate_cumsum_0_intra_diag_1_inter_solve_2_decay_apply_3(
 // CHECK: .visible .entry k128_bf16_chunk_recurrence_4(
+// With static head counts the recurrence's M and Aqk blocks are computed
+// in every warp (duplicate-small-operands): one barrier per chunk.
+// CHECK-COUNT-1: bar.sync
+// CHECK-NOT: bar.sync
 // CHECK-NOT: .entry
 // STAGED-LABEL: .visible .entry k128_bf16_gate_cumsum_0(
 // STAGED: .visible .entry k128_bf16_state_scan_4(
@@ -30,6 +34,25 @@ func.func @k128_bf16(%q: tensor<1x?x2x128xbf16>, %k: tensor<1x?x2x128xbf16>,
       : (tensor<1x?x2x128xbf16>, tensor<1x?x2x128xbf16>, tensor<1x?x2x128xbf16>,
          tensor<1x?x2x128xf32>, tensor<1x?x2xf32>) -> tensor<1x?x2x128xbf16>
   return %o : tensor<1x?x2x128xbf16>
+}
+
+// -----
+
+// Dynamic head counts: the recurrent form, M and Aqk converted through
+// shared memory (ptxas spilled more at the recurrence's cap with them
+// duplicated): five barriers per chunk.
+// CHECK-LABEL: .visible .entry dyn_heads_gate_cumsum_0_intra_diag_1_inter_solve_2_decay_apply_3(
+// CHECK: .visible .entry dyn_heads_chunk_recurrence_4(
+// CHECK-COUNT-5: bar.sync
+// CHECK-NOT: bar.sync
+func.func @dyn_heads(%q: tensor<1x?x?x128xbf16>, %k: tensor<1x?x?x128xbf16>,
+                     %v: tensor<1x?x?x128xbf16>, %g: tensor<1x?x?x128xf32>,
+                     %beta: tensor<1x?x?xf32>)
+    -> tensor<1x?x?x128xbf16> {
+  %o = kda.chunk_fwd %q, %k, %v, %g, %beta
+      : (tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>, tensor<1x?x?x128xbf16>,
+         tensor<1x?x?x128xf32>, tensor<1x?x?xf32>) -> tensor<1x?x?x128xbf16>
+  return %o : tensor<1x?x?x128xbf16>
 }
 
 // -----

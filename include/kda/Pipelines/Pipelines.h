@@ -108,7 +108,8 @@ struct ForwardForm {
 
 /// The form the Hopper tuning prefers for `module`: the recurrent
 /// two-kernel form (kda-fuse-recurrence, the fused per-chunk kernel, chunks
-/// of 16, small operands duplicated) when the module has a kda.chunk_fwd
+/// of 16; small operands duplicated where the head counts are static) when
+/// the module has a kda.chunk_fwd
 /// and every one of them prefers it (prefersRecurrentForward: K from 65 to
 /// 128, q, k and v of one 16-bit type); otherwise the staged form, each
 /// stage its own kernel at the op's chunk_size. kda-translate builds in
