@@ -94,6 +94,8 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   toTile.fusePreprocessing = stages.chunkKernels && stages.preprocessing;
   toTile.exactDiagonalQuarters = stages.exactDiagonalQuarters;
   toTile.exactDiagonalFactoring = stages.exactDiagonalFactoring;
+  toTile.tuningOverrides.assign(stages.tuningOverrides.begin(),
+                                stages.tuningOverrides.end());
   pm.addPass(createConvertKDAToTilePass(toTile));
   pm.addPass(createCanonicalizerPass());
   if (stages.chunkKernels) {

@@ -153,6 +153,15 @@ static llvm::cl::opt<bool> exactDiagonalFactoringOption(
                    "column instead of 256"),
     llvm::cl::init(false));
 
+static llvm::cl::list<std::string> tuningOverrideOption(
+    "tuning-override",
+    llvm::cl::desc("KERNEL.KEY=VALUE: replace what the target's kernel "
+                   "tuning chose for one kernel (e.g. "
+                   "chunk_recurrence.threads=256; keys: threads, "
+                   "max_registers, max_live_bytes, block_k, "
+                   "speculate_loads, hoist_addresses, stages); repeatable"),
+    llvm::cl::CommaSeparated);
+
 static llvm::cl::opt<bool> noCubinOption(
     "no-cubin", llvm::cl::desc("--kda-to-bundle: do not assemble a cubin"),
     llvm::cl::init(false));
@@ -198,6 +207,8 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   }
   options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
+  options.stages.tuningOverrides.assign(tuningOverrideOption.begin(),
+                                        tuningOverrideOption.end());
   return options;
 }
 

@@ -55,7 +55,11 @@ namespace mlir::kda {
       llvm::cl::desc("intra_diag's exact path factors its decays through "    \
                      "a reference row where the gate drop allows "             \
                      "(convert-kda-to-tile exact-diagonal-factoring)"),        \
-      llvm::cl::init(false)};
+      llvm::cl::init(false)}; \
+  PassOptions::ListOption<std::string> tuningOverrides{                        \
+      *this, "tuning-override",                                                \
+      llvm::cl::desc("KERNEL.KEY=VALUE entries that replace a kernel's "      \
+                     "tuning (convert-kda-to-tile tuning-override)")};
 
 /// How the forward's stages are grouped into kernels and built (the
 /// options KDA_STAGE_OPTIONS declares); the GPU and CPU builds of a
@@ -75,14 +79,21 @@ struct StageOptions {
   bool exactDiagonalQuarters = false;
   /// convert-kda-to-tile's exact-diagonal-factoring.
   bool exactDiagonalFactoring = false;
+  /// convert-kda-to-tile's tuning-override entries.
+  std::vector<std::string> tuningOverrides;
 
   /// The stage options that `options`, pipeline options with
   /// KDA_STAGE_OPTIONS, ask for.
   template <typename Options> static StageOptions of(const Options &options) {
-    return {options.chunkSize, options.fuseRecurrence, options.fuseScanOutput,
-            options.fuseChunkKernels, options.fusePreprocessing,
+    return {options.chunkSize,
+            options.fuseRecurrence,
+            options.fuseScanOutput,
+            options.fuseChunkKernels,
+            options.fusePreprocessing,
             options.exactDiagonalQuarters,
-            options.exactDiagonalFactoring};
+            options.exactDiagonalFactoring,
+            std::vector<std::string>(options.tuningOverrides.begin(),
+                                     options.tuningOverrides.end())};
   }
   /// Sets the KDA_STAGE_OPTIONS of the pipeline options `options` to these.
   template <typename Options> void applyTo(Options &options) const {
@@ -93,6 +104,7 @@ struct StageOptions {
     options.fusePreprocessing = preprocessing;
     options.exactDiagonalQuarters = exactDiagonalQuarters;
     options.exactDiagonalFactoring = exactDiagonalFactoring;
+    options.tuningOverrides = llvm::ArrayRef<std::string>(tuningOverrides);
   }
 };
 

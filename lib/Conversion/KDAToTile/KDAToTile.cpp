@@ -11,6 +11,7 @@
 #include "KernelArguments.h"
 #include "StageLowering.h"
 
+#include "kda/Conversion/KDAToTile/TuningOverrides.h"
 #include "kda/Conversion/Passes.h"
 #include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/Tile/TileOps.h"
@@ -331,6 +332,18 @@ struct ConvertKDAToTilePass
           << (known.empty() ? std::string("none") : known) << ")";
       return signalPassFailure();
     }
+    overriddenTarget.reset();
+    if (!tuningOverrides.empty()) {
+      auto overridden =
+          createOverriddenTuningTarget(*target, tuningOverrides);
+      if (!overridden) {
+        mlir::emitError(module.getLoc())
+            << llvm::toString(overridden.takeError());
+        return signalPassFailure();
+      }
+      overriddenTarget = std::move(*overridden);
+      target = overriddenTarget.get();
+    }
     recurrencesOnRegisters = mapping == "recurrences-on-registers";
     if (mapping == "tuned")
       forcedMapping = std::nullopt;
@@ -365,8 +378,11 @@ struct ConvertKDAToTilePass
   std::optional<TileMapping> forcedMapping;
   /// The `mapping` option is recurrences-on-registers.
   bool recurrencesOnRegisters = false;
-  /// The target named by the `tuning` option.
+  /// The target named by the `tuning` option, or overriddenTarget.
   const KernelTuningTarget *target = nullptr;
+  /// The named target with the `tuning-override` entries applied, when
+  /// there are any.
+  std::shared_ptr<KernelTuningTarget> overriddenTarget;
 
   LogicalResult convertFunction(ModuleOp module, func::FuncOp func) {
     if (!func.getBody().hasOneBlock())

@@ -1,0 +1,221 @@
+//===- TuningOverrides.cpp - kernel tuning changed from the command line --===//
+//
+// Parses convert-kda-to-tile's `tuning-override` entries and wraps the
+// kernel tuning target so that every tuning it returns has them applied.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kda/Conversion/KDAToTile/TuningOverrides.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::kda;
+
+/// Every tuned kernel, in the enum's order.
+static constexpr TunedKernel kAllKernels[] = {
+    TunedKernel::l2norm,          TunedKernel::betaActivation,
+    TunedKernel::gate,            TunedKernel::gatePrecomputed,
+    TunedKernel::intraDiagExact,  TunedKernel::intraDiagSafe,
+    TunedKernel::interSolve,      TunedKernel::interSolveSafe,
+    TunedKernel::interSolveIEEEMerge, TunedKernel::wyRecompute,
+    TunedKernel::output,          TunedKernel::outputRegisterDots,
+    TunedKernel::stateScan,       TunedKernel::stateScanFused,
+    TunedKernel::decayApply,      TunedKernel::chunkRecurrence};
+
+llvm::StringRef kda::getTunedKernelName(TunedKernel kernel) {
+  switch (kernel) {
+  case TunedKernel::l2norm:
+    return "l2norm";
+  case TunedKernel::betaActivation:
+    return "beta_activation";
+  case TunedKernel::gate:
+    return "gate";
+  case TunedKernel::gatePrecomputed:
+    return "gate_precomputed";
+  case TunedKernel::intraDiagExact:
+    return "intra_diag_exact";
+  case TunedKernel::intraDiagSafe:
+    return "intra_diag_safe";
+  case TunedKernel::interSolve:
+    return "inter_solve";
+  case TunedKernel::interSolveSafe:
+    return "inter_solve_safe";
+  case TunedKernel::interSolveIEEEMerge:
+    return "inter_solve_ieee_merge";
+  case TunedKernel::wyRecompute:
+    return "wy_recompute";
+  case TunedKernel::output:
+    return "output";
+  case TunedKernel::outputRegisterDots:
+    return "output_register_dots";
+  case TunedKernel::stateScan:
+    return "state_scan";
+  case TunedKernel::stateScanFused:
+    return "state_scan_fused";
+  case TunedKernel::decayApply:
+    return "decay_apply";
+  case TunedKernel::chunkRecurrence:
+    return "chunk_recurrence";
+  }
+  llvm_unreachable("unknown tuned kernel");
+}
+
+namespace {
+/// The #tile.tuning parameters an override may set.
+enum class TuningKey {
+  threads,
+  maxRegisters,
+  maxLiveBytes,
+  blockK,
+  speculateLoads,
+  hoistAddresses,
+  stages,
+};
+
+/// One parsed `KERNEL.KEY=VALUE` entry.
+struct Override {
+  TunedKernel kernel;
+  TuningKey key;
+  int64_t value;
+};
+
+/// Sets `key` of `tuning` to `value`.
+void apply(KernelTuning &tuning, TuningKey key, int64_t value) {
+  switch (key) {
+  case TuningKey::threads:
+    tuning.numThreads = value;
+    return;
+  case TuningKey::maxRegisters:
+    tuning.maxRegisters = value;
+    return;
+  case TuningKey::maxLiveBytes:
+    tuning.maxLiveBytes = value;
+    return;
+  case TuningKey::blockK:
+    tuning.blockK = value;
+    return;
+  case TuningKey::speculateLoads:
+    tuning.speculateLoads = value != 0;
+    return;
+  case TuningKey::hoistAddresses:
+    tuning.hoistAddresses = value != 0;
+    return;
+  case TuningKey::stages:
+    tuning.stages = value;
+    return;
+  }
+}
+
+/// The base target's answers with the overrides applied.
+struct OverriddenTuningTarget : KernelTuningTarget {
+  OverriddenTuningTarget(const KernelTuningTarget &base,
+                         std::vector<Override> overrides)
+      : base(base), overrides(std::move(overrides)) {}
+
+  KernelTuning getKernelTuning(TunedKernel kernel,
+                               TileMapping mapping) const override {
+    KernelTuning tuning = base.getKernelTuning(kernel, mapping);
+    for (const Override &entry : overrides)
+      if (entry.kernel == kernel)
+        apply(tuning, entry.key, entry.value);
+    return tuning;
+  }
+  TileMapping getPreferredMapping(TunedKernel kernel,
+                                  const KernelShape &shape) const override {
+    return base.getPreferredMapping(kernel, shape);
+  }
+
+  const KernelTuningTarget &base;
+  std::vector<Override> overrides;
+};
+
+/// The error for entry `text`: `problem`.
+llvm::Error overrideError(llvm::StringRef text, const llvm::Twine &problem) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      "tuning-override '" + text + "': " + problem);
+}
+
+/// `text` (`KERNEL.KEY=VALUE`) parsed and checked.
+llvm::Expected<Override> parseOverride(llvm::StringRef text) {
+  auto [target, valueText] = text.split('=');
+  auto [kernelName, keyName] = target.split('.');
+  if (valueText.empty() || keyName.empty())
+    return overrideError(text, "expected KERNEL.KEY=VALUE, e.g. "
+                               "chunk_recurrence.threads=256");
+  const TunedKernel *kernel = llvm::find_if(kAllKernels, [&](TunedKernel k) {
+    return getTunedKernelName(k) == kernelName;
+  });
+  if (kernel == std::end(kAllKernels)) {
+    std::vector<std::string> names;
+    for (TunedKernel k : kAllKernels)
+      names.push_back(getTunedKernelName(k).str());
+    return overrideError(text, "no tuned kernel '" + kernelName +
+                                   "' (the kernels: " +
+                                   llvm::join(names, ", ") + ")");
+  }
+  std::optional<TuningKey> key =
+      llvm::StringSwitch<std::optional<TuningKey>>(keyName)
+          .Case("threads", TuningKey::threads)
+          .Case("max_registers", TuningKey::maxRegisters)
+          .Case("max_live_bytes", TuningKey::maxLiveBytes)
+          .Case("block_k", TuningKey::blockK)
+          .Case("speculate_loads", TuningKey::speculateLoads)
+          .Case("hoist_addresses", TuningKey::hoistAddresses)
+          .Case("stages", TuningKey::stages)
+          .Default(std::nullopt);
+  if (!key)
+    return overrideError(text, "no tuning key '" + keyName +
+                                   "' (the keys: threads, max_registers, "
+                                   "max_live_bytes, block_k, speculate_loads, "
+                                   "hoist_addresses, stages)");
+  int64_t value;
+  if (valueText == "true")
+    value = 1;
+  else if (valueText == "false")
+    value = 0;
+  else if (valueText.getAsInteger(10, value))
+    return overrideError(text, "the value '" + valueText +
+                                   "' is not an integer, true or false");
+  bool isBool =
+      *key == TuningKey::speculateLoads || *key == TuningKey::hoistAddresses;
+  if (isBool && value != 0 && value != 1)
+    return overrideError(text, keyName + " is true or false");
+  if (*key == TuningKey::threads &&
+      (value < 32 || value > 1024 || value % 32 != 0))
+    return overrideError(text, "threads must be a multiple of 32 from 32 to "
+                               "1024");
+  if (*key == TuningKey::maxRegisters && value != 0 &&
+      (value < 24 || value > 255))
+    return overrideError(text, "max_registers must be 0 (none) or from 24 "
+                               "to 255");
+  if (*key == TuningKey::stages && value != 1 && value != 2)
+    return overrideError(text, "stages must be 1 or 2");
+  if ((*key == TuningKey::maxLiveBytes || *key == TuningKey::blockK) &&
+      value < 0)
+    return overrideError(text, keyName + " must not be negative");
+  if (*key == TuningKey::blockK && value != 0 &&
+      (value < 8 || !llvm::isPowerOf2_64(value)))
+    return overrideError(text, "block_k must be 0 or a power of 2 of at "
+                               "least 8");
+  return Override{*kernel, *key, value};
+}
+} // namespace
+
+llvm::Expected<std::unique_ptr<KernelTuningTarget>>
+kda::createOverriddenTuningTarget(const KernelTuningTarget &base,
+                                  llvm::ArrayRef<std::string> overrides) {
+  std::vector<Override> parsed;
+  for (const std::string &text : overrides) {
+    llvm::Expected<Override> entry = parseOverride(text);
+    if (!entry)
+      return entry.takeError();
+    parsed.push_back(*entry);
+  }
+  return std::make_unique<OverriddenTuningTarget>(base, std::move(parsed));
+}
