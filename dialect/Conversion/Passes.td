@@ -128,7 +128,16 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "tf32 for 16-bit I/O), where the sub-chunk's gate drop max_d "
            "(G_first,d - G_last,d) is at most 64 (log2 units): 32 "
            "exponentials per column instead of 256; pairwise elsewhere "
-           "(exact for any g <= 0)">
+           "(exact for any g <= 0)">,
+    Option<"exactDiagonalRows", "exact-diagonal-rows", "bool",
+           /*default=*/"false",
+           "intra_diag's exact path forms its pairwise decays by key rows "
+           "(fla's formulation): per row j of a sub-chunk, a [BC, BK] tile "
+           "2^(G_i,d - G_j,d) summed along d into column j, in an scf.for "
+           "over the rows: 2-D tiles only, so the register mapping takes "
+           "the kernel (the pairwise form's [BK, BC, BC] tiles keep it on "
+           "shared memory); with exact-diagonal-factoring, its pairwise "
+           "fallback">
   ];
 }
 

@@ -94,6 +94,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   toTile.fusePreprocessing = stages.chunkKernels && stages.preprocessing;
   toTile.exactDiagonalQuarters = stages.exactDiagonalQuarters;
   toTile.exactDiagonalFactoring = stages.exactDiagonalFactoring;
+  toTile.exactDiagonalRows = stages.exactDiagonalRows;
   toTile.tuningOverrides.assign(stages.tuningOverrides.begin(),
                                 stages.tuningOverrides.end());
   pm.addPass(createConvertKDAToTilePass(toTile));

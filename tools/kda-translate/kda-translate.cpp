@@ -5,6 +5,7 @@
 //               [--chunk-size N] [--fuse-recurrence] [--fuse-scan-output]
 //               [--fuse-chunk-kernels [--fuse-preprocessing]]
 //               [--exact-diagonal-quarters] [--exact-diagonal-factoring]
+//               [--exact-diagonal-rows] [--tuning-override K.KEY=VALUE]
 //               [-o out.ptx]
 //
 // Without --chunk-size and the --fuse-* flags, a whole forward
@@ -153,6 +154,13 @@ static llvm::cl::opt<bool> exactDiagonalFactoringOption(
                    "column instead of 256"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> exactDiagonalRowsOption(
+    "exact-diagonal-rows",
+    llvm::cl::desc("Form the exact path's pairwise decays (intra_diag) by "
+                   "key rows, in 2-D tiles that the register mapping takes "
+                   "(fla's formulation; the same exponentials)"),
+    llvm::cl::init(false));
+
 static llvm::cl::list<std::string> tuningOverrideOption(
     "tuning-override",
     llvm::cl::desc("KERNEL.KEY=VALUE: replace what the target's kernel "
@@ -207,6 +215,7 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   }
   options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
+  options.stages.exactDiagonalRows = exactDiagonalRowsOption;
   options.stages.tuningOverrides.assign(tuningOverrideOption.begin(),
                                         tuningOverrideOption.end());
   return options;

@@ -56,6 +56,12 @@ namespace mlir::kda {
                      "a reference row where the gate drop allows "             \
                      "(convert-kda-to-tile exact-diagonal-factoring)"),        \
       llvm::cl::init(false)}; \
+  PassOptions::Option<bool> exactDiagonalRows{                                 \
+      *this, "exact-diagonal-rows",                                            \
+      llvm::cl::desc("intra_diag's exact path forms its decays by key "       \
+                     "rows, in 2-D tiles (convert-kda-to-tile "                \
+                     "exact-diagonal-rows)"),                                  \
+      llvm::cl::init(false)}; \
   PassOptions::ListOption<std::string> tuningOverrides{                        \
       *this, "tuning-override",                                                \
       llvm::cl::desc("KERNEL.KEY=VALUE entries that replace a kernel's "      \
@@ -79,6 +85,8 @@ struct StageOptions {
   bool exactDiagonalQuarters = false;
   /// convert-kda-to-tile's exact-diagonal-factoring.
   bool exactDiagonalFactoring = false;
+  /// convert-kda-to-tile's exact-diagonal-rows.
+  bool exactDiagonalRows = false;
   /// convert-kda-to-tile's tuning-override entries.
   std::vector<std::string> tuningOverrides;
 
@@ -92,6 +100,7 @@ struct StageOptions {
             options.fusePreprocessing,
             options.exactDiagonalQuarters,
             options.exactDiagonalFactoring,
+            options.exactDiagonalRows,
             std::vector<std::string>(options.tuningOverrides.begin(),
                                      options.tuningOverrides.end())};
   }
@@ -104,6 +113,7 @@ struct StageOptions {
     options.fusePreprocessing = preprocessing;
     options.exactDiagonalQuarters = exactDiagonalQuarters;
     options.exactDiagonalFactoring = exactDiagonalFactoring;
+    options.exactDiagonalRows = exactDiagonalRows;
     options.tuningOverrides = llvm::ArrayRef<std::string>(tuningOverrides);
   }
 };

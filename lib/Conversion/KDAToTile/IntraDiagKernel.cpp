@@ -80,6 +80,10 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// sub-chunk's gate drop allows (StageContext::exactDiagonalFactoring).
   bool exactFactoring = false;
 
+  /// The exact path's pairwise decays by key rows, in 2-D tiles
+  /// (StageContext::exactDiagonalRows).
+  bool exactRows = false;
+
   /// Largest gate drop max_d (G_first,d - G_last,d) over a sub-chunk, in
   /// log2 units, for which the exact path factors its decays: factors stay
   /// within [2^-64, 2^64], far from the f32 range's ends, so q and k of any
@@ -142,6 +146,42 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// lowering folds the transposes into the sums' indexing maps, so the
   /// loaded [BC, BK] tiles are read in place (rows padded against bank
   /// conflicts), 4 consecutive d per 16-byte shared-memory load.
+  /// Exact path by key rows (fla's formulation): the K tile at `col` added
+  /// to the accumulators (S_qk, S_kk) of the sub-chunk at `row0` with `n`
+  /// valid rows, one column j of the block per trip of an scf.for over the
+  /// rows j < n. The decays 2^(G_i,d - G_j,d) of every row i against row j
+  /// form a [BC, BK] tile that multiplies k_j,d, then q_i,d and k_i,d,
+  /// summed along d into column j. Only 2-D tiles, so the register mapping
+  /// takes it; the same exponentials as the pairwise form (BC per column
+  /// and row); the entries outside n > i >= j are replaced by 0 as there.
+  SmallVector<Value> exactRowsKStep(Value row0, Value n, Value col,
+                                    ValueRange acc) {
+    Value qRows = loadRows(q, row0, qkHead, col);
+    Value kRows = loadRows(k, row0, qkHead, col);
+    Value gRows = loadRows(G, row0, head, col);
+    SmallVector<int64_t> rowsShape{kBC, bk}, blockShape{kBC, kBC};
+    Value rowsIn = t.indexMask(blockShape, 0, n, arith::CmpIPredicate::slt);
+    Value pairs = t.andI(rowsIn, t.lowerMask(kBC, 0));
+    auto loop = scf::ForOp::create(b(), loc(), t.index(0), n, t.index(1),
+                                   ValueRange(acc));
+    OpBuilder::InsertionGuard guard(b());
+    b().setInsertionPointToStart(loop.getBody());
+    Value j = loop.getInductionVar();
+    Value rowJ = arith::AddIOp::create(b(), loc(), row0, j);
+    Value kJ = t.broadcast(loadRow(k, rowJ, qkHead, col), 0, rowsShape);
+    Value gJ = t.broadcast(loadRow(G, rowJ, head, col), 0, rowsShape);
+    Value kDecayed = t.mul(kJ, t.exp2(t.sub(gRows, gJ)));
+    Value column = t.andI(
+        pairs, t.indexMask(blockShape, 1, j, arith::CmpIPredicate::eq));
+    Value sqk = t.broadcast(t.sum(t.mul(qRows, kDecayed), 1), 1, blockShape);
+    Value skk = t.broadcast(t.sum(t.mul(kRows, kDecayed), 1), 1, blockShape);
+    ValueRange carried = loop.getRegionIterArgs();
+    scf::YieldOp::create(b(), loc(),
+                         ValueRange{t.add(carried[0], t.keep(column, sqk)),
+                                    t.add(carried[1], t.keep(column, skk))});
+    return {loop.getResult(0), loop.getResult(1)};
+  }
+
   SmallVector<Value> exactKStep(Value row0, Value n, Value col,
                                 ValueRange acc) {
     Value qs = t.trans(loadRows(q, row0, qkHead, col));
@@ -372,7 +412,8 @@ struct IntraDiagKernel : SubChunkKernelBody {
     // 1. S_qk and S_kk over K tiles.
     auto exactSums = [&]() {
       return accumulateOverK([&](Value col, ValueRange acc) {
-        return exactKStep(row0, n, col, acc);
+        return exactRows ? exactRowsKStep(row0, n, col, acc)
+                         : exactKStep(row0, n, col, acc);
       });
     };
     auto factoredSums =
@@ -461,6 +502,7 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
                     IntraDiagKernel body(kernel, loc, *args, op, tuning);
                     body.exactQuarters = ctx.exactDiagonalQuarters;
                     body.exactFactoring = ctx.exactDiagonalFactoring;
+                    body.exactRows = ctx.exactDiagonalRows;
                     body.build();
                   });
   return success();

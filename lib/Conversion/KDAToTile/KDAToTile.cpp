@@ -358,6 +358,12 @@ struct ConvertKDAToTilePass
           << mapping << "'";
       return signalPassFailure();
     }
+    if (exactDiagonalQuarters && exactDiagonalRows) {
+      mlir::emitError(module.getLoc())
+          << "exact-diagonal-quarters and exact-diagonal-rows are two ways "
+             "to form the same pairwise decays; ask for one";
+      return signalPassFailure();
+    }
     if (exactDiagonalQuarters && exactDiagonalFactoring) {
       mlir::emitError(module.getLoc())
           << "exact-diagonal-quarters and exact-diagonal-factoring are two "
@@ -571,6 +577,7 @@ struct ConvertKDAToTilePass
                        chunkGateFor(op),
                        exactDiagonalQuarters,
                        exactDiagonalFactoring,
+                       exactDiagonalRows,
                        describe,
                        addKey};
       LogicalResult result =

@@ -72,6 +72,9 @@ struct StageContext {
   /// where the sub-chunk's gate drop allows (the pass's
   /// exact-diagonal-factoring; IntraDiagKernel.cpp).
   bool exactDiagonalFactoring;
+  /// intra_diag's exact path forms its pairwise decays by key rows, in 2-D
+  /// tiles (the pass's exact-diagonal-rows; IntraDiagKernel.cpp).
+  bool exactDiagonalRows;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their
