@@ -11,7 +11,9 @@ BENCH_CASES=fwd_default_h96_hv96,... limits the run to the listed bundles.
 BENCH_ALT_DIR=DIR also times DIR's bundle of the same name on the same
 inputs in the same run (another build of the compiler, or other
 kda-translate flags), as `alt_ms` beside `ours_ms`; several, as
-BENCH_ALT_DIR=LABEL=DIR,LABEL=DIR, are reported as `LABEL_ms`.
+BENCH_ALT_DIR=LABEL=DIR,LABEL=DIR, are reported as `LABEL_ms`
+(scripts/make-bench-variants.sh builds such folders from kda-translate
+flags and writes that value).
 fla's package is read from .anchors/fla and FlashKDA from .anchors/flashkda
 (see ../shared/bench/README.md); FlashKDA is skipped when it is not built.
 kda-run also checks our o and final state against the float64 per-token
