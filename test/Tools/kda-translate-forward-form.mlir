@@ -2,6 +2,7 @@
 // RUN: kda-translate %s --split-input-file --kda-to-ptx --fuse-recurrence=false | FileCheck %s --check-prefix=STAGED
 // RUN: kda-translate %s --split-input-file --kda-to-ptx --chunk-size 16 | FileCheck %s --check-prefix=STAGED
 // RUN: kda-translate %s --split-input-file --kda-to-ptx --fuse-recurrence | FileCheck %s --check-prefix=UNFUSED
+// RUN: kda-translate %s --split-input-file --kda-to-ptx --duplicate-small-operands=false | FileCheck %s --check-prefix=NODUP
 
 // Without --chunk-size and the --fuse-* flags, kda-translate builds each
 // program's forward in the form the target tuning prefers
@@ -20,6 +21,12 @@
 // CHECK-COUNT-1: bar.sync
 // CHECK-NOT: bar.sync
 // CHECK-NOT: .entry
+// An explicit --duplicate-small-operands=false keeps the form, not the
+// duplication: five barriers per chunk.
+// NODUP-LABEL: .visible .entry k128_bf16_chunk_recurrence_4(
+// NODUP-COUNT-5: bar.sync
+// NODUP-NOT: bar.sync
+// NODUP-LABEL: .visible .entry dyn_heads_gate_cumsum_0_intra_diag_1_inter_solve_2_decay_apply_3(
 // STAGED-LABEL: .visible .entry k128_bf16_gate_cumsum_0(
 // STAGED: .visible .entry k128_bf16_state_scan_4(
 // STAGED: .visible .entry k128_bf16_output_5(

@@ -211,7 +211,9 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   } else {
     kda::ForwardForm form = kda::preferredForwardForm(module);
     options.stages = form.stages;
-    options.duplicateSmallOperands |= form.duplicateSmallOperands;
+    // An explicit --duplicate-small-operands[=false] wins over the form's.
+    if (!duplicateSmallOperandsOption.getNumOccurrences())
+      options.duplicateSmallOperands = form.duplicateSmallOperands;
   }
   options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;

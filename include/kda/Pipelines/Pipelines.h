@@ -55,13 +55,13 @@ namespace mlir::kda {
       llvm::cl::desc("intra_diag's exact path factors its decays through "    \
                      "a reference row where the gate drop allows "             \
                      "(convert-kda-to-tile exact-diagonal-factoring)"),        \
-      llvm::cl::init(false)}; \
+      llvm::cl::init(false)};                                                  \
   PassOptions::Option<bool> exactDiagonalRows{                                 \
       *this, "exact-diagonal-rows",                                            \
       llvm::cl::desc("intra_diag's exact path forms its decays by key "       \
                      "rows, in 2-D tiles (convert-kda-to-tile "                \
                      "exact-diagonal-rows)"),                                  \
-      llvm::cl::init(false)}; \
+      llvm::cl::init(false)};                                                  \
   PassOptions::ListOption<std::string> tuningOverrides{                        \
       *this, "tuning-override",                                                \
       llvm::cl::desc("KERNEL.KEY=VALUE entries that replace a kernel's "      \
@@ -131,11 +131,11 @@ struct ForwardForm {
 /// The form the Hopper tuning prefers for `module`: the recurrent
 /// two-kernel form (kda-fuse-recurrence, the fused per-chunk kernel, chunks
 /// of 16; small operands duplicated where the head counts are static) when
-/// the module has a kda.chunk_fwd
-/// and every one of them prefers it (prefersRecurrentForward: K from 65 to
-/// 128, q, k and v of one 16-bit type); otherwise the staged form, each
-/// stage its own kernel at the op's chunk_size. kda-translate builds in
-/// this form unless its form flags say otherwise.
+/// the module has a kda.chunk_fwd and every one of them prefers it
+/// (prefersRecurrentForward: K from 65 to 128, q, k and v of one 16-bit
+/// type); otherwise the staged form, each stage its own kernel at the op's
+/// chunk_size. kda-translate builds in this form unless its form flags say
+/// otherwise.
 ForwardForm preferredForwardForm(ModuleOp module);
 
 /// Options of the target-independent kda pipelines (linalg, CPU).
