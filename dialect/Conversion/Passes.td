@@ -82,10 +82,12 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "(a name registered with registerKernelTuningTarget)">,
     ListOption<"tuningOverrides", "tuning-override", "std::string",
                "Entries KERNEL.KEY=VALUE that replace what the tuning target "
-               "chose for one kernel (e.g. chunk_recurrence.threads=256; "
+               "chose for one kernel (e.g. chunk_recurrence.threads=256), or "
+               "for every per-chunk stage kernel (KERNEL chunk_stages); "
                "keys: threads, max_registers, max_live_bytes, block_k, "
-               "speculate_loads, hoist_addresses, stages), to try a tuning "
-               "without rebuilding the compiler">,
+               "speculate_loads, hoist_addresses, stages, mapping "
+               "(registers or shared_memory); to try a tuning without "
+               "rebuilding the compiler">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"0",
            "Width of the K tiles of the gate, intra_diag and inter_solve "
            "kernels (0: each kernel's own, from the target's kernel "

@@ -165,9 +165,11 @@ static llvm::cl::list<std::string> tuningOverrideOption(
     "tuning-override",
     llvm::cl::desc("KERNEL.KEY=VALUE: replace what the target's kernel "
                    "tuning chose for one kernel (e.g. "
-                   "chunk_recurrence.threads=256; keys: threads, "
+                   "chunk_recurrence.threads=256; KERNEL chunk_stages: "
+                   "every per-chunk stage kernel; keys: threads, "
                    "max_registers, max_live_bytes, block_k, "
-                   "speculate_loads, hoist_addresses, stages); repeatable"),
+                   "speculate_loads, hoist_addresses, stages, mapping="
+                   "registers|shared_memory); repeatable"),
     llvm::cl::CommaSeparated);
 
 static llvm::cl::opt<bool> noCubinOption(

@@ -7,6 +7,8 @@
 
 #include "kda/Conversion/KDAToTile/TuningOverrides.h"
 
+#include "StageLowering.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -26,6 +28,13 @@ static constexpr TunedKernel kAllKernels[] = {
     TunedKernel::output,          TunedKernel::outputRegisterDots,
     TunedKernel::stateScan,       TunedKernel::stateScanFused,
     TunedKernel::decayApply,      TunedKernel::chunkRecurrence};
+static_assert(std::size(kAllKernels) ==
+                  static_cast<size_t>(TunedKernel::chunkRecurrence) + 1,
+              "kAllKernels lists every TunedKernel");
+
+/// The name that stands for every per-chunk stage kernel (isChunkStageKernel:
+/// the parts of the fused per-chunk kernel).
+static constexpr llvm::StringLiteral kChunkStagesName = "chunk_stages";
 
 llvm::StringRef kda::getTunedKernelName(TunedKernel kernel) {
   switch (kernel) {
@@ -75,12 +84,15 @@ enum class TuningKey {
   speculateLoads,
   hoistAddresses,
   stages,
+  mapping,
 };
 
 /// One parsed `KERNEL.KEY=VALUE` entry.
 struct Override {
-  TunedKernel kernel;
+  /// The kernels it applies to (one, or every per-chunk stage).
+  std::vector<TunedKernel> kernels;
   TuningKey key;
+  /// The value; for `mapping`, 1 for registers and 0 for shared memory.
   int64_t value;
 };
 
@@ -108,6 +120,10 @@ void apply(KernelTuning &tuning, TuningKey key, int64_t value) {
   case TuningKey::stages:
     tuning.stages = value;
     return;
+  case TuningKey::mapping:
+    tuning.mapping =
+        value ? TileMapping::registers : TileMapping::sharedMemory;
+    return;
   }
 }
 
@@ -121,7 +137,7 @@ struct OverriddenTuningTarget : KernelTuningTarget {
                                TileMapping mapping) const override {
     KernelTuning tuning = base.getKernelTuning(kernel, mapping);
     for (const Override &entry : overrides)
-      if (entry.kernel == kernel)
+      if (llvm::is_contained(entry.kernels, kernel))
         apply(tuning, entry.key, entry.value);
     return tuning;
   }
@@ -148,13 +164,16 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
   if (valueText.empty() || keyName.empty())
     return overrideError(text, "expected KERNEL.KEY=VALUE, e.g. "
                                "chunk_recurrence.threads=256");
-  const TunedKernel *kernel = llvm::find_if(kAllKernels, [&](TunedKernel k) {
-    return getTunedKernelName(k) == kernelName;
-  });
-  if (kernel == std::end(kAllKernels)) {
+  std::vector<TunedKernel> kernels;
+  for (TunedKernel k : kAllKernels)
+    if (getTunedKernelName(k) == kernelName ||
+        (kernelName == kChunkStagesName && isChunkStageKernel(k)))
+      kernels.push_back(k);
+  if (kernels.empty()) {
     std::vector<std::string> names;
     for (TunedKernel k : kAllKernels)
       names.push_back(getTunedKernelName(k).str());
+    names.push_back(kChunkStagesName.str());
     return overrideError(text, "no tuned kernel '" + kernelName +
                                    "' (the kernels: " +
                                    llvm::join(names, ", ") + ")");
@@ -168,13 +187,19 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
           .Case("speculate_loads", TuningKey::speculateLoads)
           .Case("hoist_addresses", TuningKey::hoistAddresses)
           .Case("stages", TuningKey::stages)
+          .Case("mapping", TuningKey::mapping)
           .Default(std::nullopt);
   if (!key)
     return overrideError(text, "no tuning key '" + keyName +
                                    "' (the keys: threads, max_registers, "
                                    "max_live_bytes, block_k, speculate_loads, "
-                                   "hoist_addresses, stages)");
+                                   "hoist_addresses, stages, mapping)");
   int64_t value;
+  if (*key == TuningKey::mapping) {
+    if (valueText != "registers" && valueText != "shared_memory")
+      return overrideError(text, "mapping is registers or shared_memory");
+    return Override{std::move(kernels), *key, valueText == "registers"};
+  }
   if (valueText == "true")
     value = 1;
   else if (valueText == "false")
@@ -203,7 +228,7 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
       (value < 8 || !llvm::isPowerOf2_64(value)))
     return overrideError(text, "block_k must be 0 or a power of 2 of at "
                                "least 8");
-  return Override{*kernel, *key, value};
+  return Override{std::move(kernels), *key, value};
 }
 } // namespace
 

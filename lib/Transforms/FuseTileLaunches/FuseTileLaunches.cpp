@@ -85,14 +85,14 @@ bool mayFollow(tile::LaunchOp last, tile::LaunchOp next) {
 /// a kernel without one): the most threads any of them asks for; no
 /// register cap if one of them has none, else the highest; the smallest
 /// live-tile bound that any sets; speculation and address hoisting only
-/// if all of them ask for it; and the shared-memory mapping, which lowers
-/// any tile code for any thread count (and has no load pipelining to
-/// deepen: one stage). `block_k` is left out: the bodies may use different
-/// widths.
+/// if all of them ask for it; the register mapping if all of them ask for
+/// it, else the shared-memory mapping, which lowers any tile code for any
+/// thread count; one stage (no load pipelining across the bodies).
+/// `block_k` is left out: the bodies may use different widths.
 tile::TuningAttr fuseTunings(MLIRContext *ctx,
                              ArrayRef<tile::TuningAttr> tunings) {
   int64_t threads = 0, maxRegisters = 0, maxLiveBytes = 0;
-  bool capped = true, speculate = true, hoist = true;
+  bool capped = true, speculate = true, hoist = true, registers = true;
   for (tile::TuningAttr tuning : tunings) {
     if (!tuning)
       return {};
@@ -103,10 +103,12 @@ tile::TuningAttr fuseTunings(MLIRContext *ctx,
       maxLiveBytes = maxLiveBytes > 0 ? std::min(maxLiveBytes, live) : live;
     speculate &= tuning.getSpeculateLoads();
     hoist &= tuning.getHoistAddresses();
+    registers &= tuning.getMapping() == tile::KernelMapping::registers;
   }
   return tile::TuningAttr::get(ctx, threads, capped ? maxRegisters : 0,
                                maxLiveBytes, /*block_k=*/0, speculate, hoist,
-                               tile::KernelMapping::shared_memory,
+                               registers ? tile::KernelMapping::registers
+                                         : tile::KernelMapping::shared_memory,
                                /*stages=*/1);
 }
 

@@ -130,3 +130,48 @@ func.func @shared_kernel(%x: memref<?x16xf32>, %n: index) {
 func.func @a(%p: memref<?x16xf32>) attributes {tile.kernel} { return }
 func.func @b(%p: memref<?x16xf32>) attributes {tile.kernel} { return }
 func.func @a_b(%p: memref<?x16xf32>) { return }
+
+// -----
+
+// The fused kernel asks for registers only when every kernel it is made of
+// does (@regs_a and @regs_b: registers; with @shared_c too: shared memory,
+// which lowers any body), with one stage.
+// CHECK-LABEL: func.func @mapping_host
+// CHECK: tile.launch @regs_a_b grid
+// CHECK: tile.launch @regs_a_b_shared_c grid
+// CHECK-LABEL: func.func @regs_a_b(
+// CHECK-SAME: tile.tuning = #tile.tuning<threads = 128, mapping = registers>
+// CHECK-LABEL: func.func @regs_a_b_shared_c(
+// CHECK-SAME: tile.tuning = #tile.tuning<threads = 128>
+func.func @mapping_host(%x: memref<?x16xf32>, %y: memref<?x16xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  tile.launch @regs_a grid [%n, %c1, %c1] args(%x : memref<?x16xf32>) {tile.partition = "chunks64"}
+  tile.launch @regs_b grid [%n, %c1, %c1] args(%x : memref<?x16xf32>) {tile.partition = "chunks64"}
+  %z = memref.alloc() : memref<1xf32>
+  tile.launch @regs_a grid [%n, %c1, %c1] args(%y : memref<?x16xf32>) {tile.partition = "chunks16"}
+  tile.launch @regs_b grid [%n, %c1, %c1] args(%y : memref<?x16xf32>) {tile.partition = "chunks16"}
+  tile.launch @shared_c grid [%n, %c1, %c1] args(%y : memref<?x16xf32>) {tile.partition = "chunks16"}
+  return
+}
+func.func @regs_a(%io: memref<?x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, mapping = registers, stages = 2>} {
+  %c0 = arith.constant 0 : index
+  %p = tile.program_id x
+  %a = tile.load %io[%p, %c0] dims [0, 1] : memref<?x16xf32> -> tensor<16x16xf32>
+  tile.store %a, %io[%p, %c0] dims [0, 1] : tensor<16x16xf32>, memref<?x16xf32>
+  return
+}
+func.func @regs_b(%io: memref<?x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, mapping = registers>} {
+  %c0 = arith.constant 0 : index
+  %p = tile.program_id x
+  %a = tile.load %io[%p, %c0] dims [0, 1] : memref<?x16xf32> -> tensor<16x16xf32>
+  %b = arith.addf %a, %a : tensor<16x16xf32>
+  tile.store %b, %io[%p, %c0] dims [0, 1] : tensor<16x16xf32>, memref<?x16xf32>
+  return
+}
+func.func @shared_c(%io: memref<?x16xf32>) attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
+  %c0 = arith.constant 0 : index
+  %p = tile.program_id x
+  %a = tile.load %io[%p, %c0] dims [0, 1] : memref<?x16xf32> -> tensor<16x16xf32>
+  tile.store %a, %io[%p, %c0] dims [0, 1] : tensor<16x16xf32>, memref<?x16xf32>
+  return
+}

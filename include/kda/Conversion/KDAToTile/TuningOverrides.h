@@ -25,10 +25,12 @@ namespace mlir::kda {
 llvm::StringRef getTunedKernelName(TunedKernel kernel);
 
 /// A kernel tuning target that answers as `base` does, with `overrides`
-/// (entries `KERNEL.KEY=VALUE`; KEY one of #tile.tuning's integer and
-/// boolean parameters: threads, max_registers, max_live_bytes, block_k,
-/// speculate_loads, hoist_addresses, stages) applied to the tunings it
-/// returns. Later entries win. Fails with a message naming the entry, and
+/// (entries `KERNEL.KEY=VALUE`; KERNEL a kernel's name or `chunk_stages`,
+/// every per-chunk stage kernel; KEY one of #tile.tuning's parameters:
+/// threads, max_registers, max_live_bytes, block_k, speculate_loads,
+/// hoist_addresses, stages, or mapping = registers | shared_memory, the
+/// mapping the kernel asks for) applied to the tunings it returns. Later
+/// entries win. Fails with a message naming the entry, and
 /// the kernels or keys there are, when an entry does not parse.
 llvm::Expected<std::unique_ptr<KernelTuningTarget>>
 createOverriddenTuningTarget(const KernelTuningTarget &base,
