@@ -89,7 +89,8 @@ def FuseTileLaunchesPass : Pass<"kda-fuse-tile-launches", "::mlir::ModuleOp"> {
     most threads any of them asks for, no register cap if one of them has
     none (else the highest cap), the smallest live-tile bound any of them
     sets, speculation and address hoisting only if all of them ask for it,
-    and the shared-memory mapping. Kernels whose tiles have layouts
+    the register mapping if all of them ask for it (else the shared-memory
+    mapping, which lowers any body), and one stage. Kernels whose tiles have layouts
     (`#tile.dist`, laid out for their own thread count) are never fused.
     The run's kernels are erased once no other launch uses them.
 
