@@ -90,8 +90,9 @@ def FuseTileLaunchesPass : Pass<"kda-fuse-tile-launches", "::mlir::ModuleOp"> {
     none (else the highest cap), the smallest live-tile bound any of them
     sets, speculation and address hoisting only if all of them ask for it,
     the register mapping if all of them ask for it (else the shared-memory
-    mapping, which lowers any body), and one stage. Kernels whose tiles have layouts
-    (`#tile.dist`, laid out for their own thread count) are never fused.
+    mapping, which lowers any body), and one stage. Kernels whose tiles
+    have layouts (`#tile.dist`, laid out for their own thread count) are
+    never fused.
     The run's kernels are erased once no other launch uses them.
 
     Example:
