@@ -205,8 +205,20 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
   llvm_unreachable("unknown tuned kernel");
 }
 
-/// Only the seed kernel runs faster on registers today, except with varlen
-/// and static head counts. The measurements (H200, T=8192, H=HV=96,
+/// Whether the chunk recurrence runs on registers. Measured with K = 128 and
+/// bf16 operands, which the register lowering stages through shared memory
+/// for the dots. With K <= 64 (operands below its staging threshold, held
+/// by every warp) ptxas spills at the cap of 168 (96-128 bytes of stack),
+/// with K = 256 1792 bytes, and with f32 operands every warp holds whole
+/// [BT, K] f32 tiles: those stay on shared memory until measured.
+static bool chunkRecurrenceOnRegisters(int64_t stateRows, bool sixteenBitDots) {
+  return stateRows > 64 && stateRows <= 128 && sixteenBitDots;
+}
+
+/// The seed kernel runs faster on registers, except with varlen and static
+/// head counts, and so does the chunk recurrence where
+/// chunkRecurrenceOnRegisters says (end of this comment). The seed kernel's
+/// measurements (H200, T=8192, H=HV=96,
 /// K=128, bf16; docs/performance.md, 2026-12-03), all with its addresses
 /// as a program base plus per-access offsets (gpu-hoist-uniform-addresses):
 ///  - B=1 alone (fla 0.620 / 0.488 ms in the same run): 0.544 ms on
@@ -237,16 +249,6 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
 /// 2.708 ms against 3.36 on shared memory on an H200 (2026-12-04), before
 /// the register tuning of chunkRecurrenceTuning. The other kernels have no
 /// register version that wins yet.
-/// Whether the chunk recurrence runs on registers. Measured with K = 128 and
-/// bf16 operands, which the register lowering stages through shared memory
-/// for the dots. With K <= 64 (operands below its staging threshold, held
-/// by every warp) ptxas spills at the cap of 168 (96-128 bytes of stack),
-/// with K = 256 1792 bytes, and with f32 operands every warp holds whole
-/// [BT, K] f32 tiles: those stay on shared memory until measured.
-static bool chunkRecurrenceOnRegisters(int64_t stateRows, bool sixteenBitDots) {
-  return stateRows > 64 && stateRows <= 128 && sixteenBitDots;
-}
-
 static TileMapping preferredMapping(TunedKernel kernel,
                                     const KernelShape &shape) {
   switch (kernel) {
@@ -282,8 +284,8 @@ struct HopperKernelTuning : KernelTuningTarget {
 /// Measured on an H100 on 2026-12-06 (docs/performance.md), each beside
 /// fla's chunk_kda in one run: at K = V = 128 bf16 the two-kernel
 /// recurrent form at chunk 16 (with duplicated small operands) took
-/// 0.66-0.88x the staged form's time at every anchor shape (B=1 T=8192
-/// H=96 2.170 against 3.118 ms); chunk 32 took 2.771. At K = V = 64 it was
+/// 0.70-0.79x the staged form's time at every anchor shape (B=1 T=8192
+/// H=96 2.170 against 3.118 ms; fla 3.288); chunk 32 took 2.771. At K = V = 64 it was
 /// slower (2.117 against 1.912 ms at T=8192 H=96), its chunk recurrence on
 /// shared memory.
 bool mlir::kda::prefersRecurrentForward(int64_t keyDim,
