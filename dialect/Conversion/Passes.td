@@ -219,14 +219,22 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
     - `tile.unit_lower_inverse` goes through shared memory: its inputs are
       stored into one buffer, the threads solve the columns of all the
       matrices at once by forward substitution into one buffer of all the
-      inverses, and each thread loads its elements (three barriers);
+      inverses (transposed: each thread writes its column as one padded
+      row, 16 bytes at a time), and each thread loads its elements (three
+      barriers);
     - `tile.convert_layout`, `tile.trans` and `tile.broadcast` rename
       registers when every thread already holds what its result needs; a
       16-bit `convert_layout` that, within each warp, transposes 8x8
       blocks (an accumulator becoming a B operand) is one `movmatrix` per
-      register pair; otherwise `convert_layout` and `trans` go through
-      shared memory (a barrier, stores, a barrier, loads), and `broadcast`
-      is an error (its input must be a slice of its result's layout);
+      register pair; a 16- or 32-bit `convert_layout` or `trans` that
+      keeps every element in its warp, with source lanes XOR-linear in the
+      lane's bits and the same lane pattern in every warp, is one
+      `shfl.sync.idx` per result register and candidate source register
+      and a select by lane with `warp-shuffles`; otherwise
+      `convert_layout` and `trans` go through shared memory (a barrier,
+      stores of each thread's runs along the last dimension, a barrier,
+      loads), and `broadcast` is an error (its input must be a slice of
+      its result's layout);
     - `tile.reduce` combines in registers, then across lanes with xor
       shuffles, then across warps through a small shared buffer.
 
@@ -258,7 +266,11 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
            "in kernels whose tile.tuning has stages = 2): dot operands kept "
            "in shared memory into buffers of two slots, register tiles "
            "whose address changes from trip to trip as loop-carried "
-           "values">
+           "values">,
+    Option<"warpShuffles", "warp-shuffles", "bool", /*default=*/"false",
+           "Move the elements of a layout change that stays within each "
+           "warp by shfl.sync.idx instead of through shared memory (off by "
+           "default: measured slower in the chunk recurrence)">
   ];
 }
 

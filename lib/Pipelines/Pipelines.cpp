@@ -75,6 +75,7 @@ enum class RegisterKernels {
 static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
                                        StringRef mapping,
                                        RegisterKernels kernels, bool prefetch,
+                                       bool warpShuffles,
                                        bool duplicateSmallOperands,
                                        int64_t numThreads,
                                        StringRef privateSpace) {
@@ -116,7 +117,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
     assign.onlyRequested = kernels == RegisterKernels::tuned;
     assign.duplicateSmallOperands = duplicateSmallOperands;
     pm.addPass(createAssignTileLayoutsPass(assign));
-    pm.addPass(createConvertTileToSIMTPass({numThreads, prefetch}));
+    pm.addPass(createConvertTileToSIMTPass({numThreads, prefetch, warpShuffles}));
   }
   pm.addPass(createDropTileLayoutsPass());
   pm.addPass(createConvertTileToLinalgPass());
@@ -131,6 +132,7 @@ void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
   // The tile programs of the default GPU mapping, for the CPU.
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), "tuned",
                              RegisterKernels::none, /*prefetch=*/false,
+                             /*warpShuffles=*/false,
                              /*duplicateSmallOperands=*/false,
                              /*numThreads=*/0, "default");
 }
@@ -150,7 +152,8 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
     mapping = "recurrences-on-registers";
   }
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), mapping, kernels,
-                             options.prefetch, options.duplicateSmallOperands,
+                             options.prefetch, options.warpShuffles,
+                             options.duplicateSmallOperands,
                              options.numThreads,
                              "workgroup");
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));

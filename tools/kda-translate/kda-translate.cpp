@@ -81,6 +81,14 @@ static llvm::cl::opt<bool> prefetchOption(
                    "values"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> warpShufflesOption(
+    "warp-shuffles",
+    llvm::cl::desc("On registers, move the elements of a layout change that "
+                   "stays within each warp by shfl.sync.idx instead of "
+                   "through shared memory between two barriers (off by "
+                   "default: measured slower in the chunk recurrence)"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<bool> duplicateSmallOperandsOption(
     "duplicate-small-operands",
     llvm::cl::desc("On registers, compute a computed A operand of a "
@@ -202,6 +210,7 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   options.assignLayouts = assignLayoutsOption;
   options.registerRecurrences = registerRecurrencesOption;
   options.prefetch = prefetchOption;
+  options.warpShuffles = warpShufflesOption;
   options.duplicateSmallOperands = duplicateSmallOperandsOption;
   options.addressHoisting = addressHoistingOption;
   if (formFlagsGiven()) {

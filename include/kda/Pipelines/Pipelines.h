@@ -205,6 +205,13 @@ struct KDAToPTXPipelineOptions
                      "every kernel: dot operands kept in shared memory and "
                      "register tiles (convert-tile-to-simt's prefetch)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> warpShuffles{
+      *this, "warp-shuffles",
+      llvm::cl::desc("On registers, move the elements of a layout change "
+                     "that stays within each warp by shfl.sync.idx instead "
+                     "of through shared memory (convert-tile-to-simt's "
+                     "warp-shuffles)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> duplicateSmallOperands{
       *this, "duplicate-small-operands",
       llvm::cl::desc("On registers, compute a small computed A operand of a "

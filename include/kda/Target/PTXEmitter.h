@@ -40,6 +40,9 @@ struct PTXEmitterOptions {
   /// kept in shared memory and register tiles (convert-tile-to-simt
   /// prefetch).
   bool prefetch = false;
+  /// Layout changes within each warp by shfl.sync.idx (convert-tile-to-simt
+  /// warp-shuffles) instead of through shared memory.
+  bool warpShuffles = false;
   /// Compute small computed A operands of recurrences in every warp
   /// (kda-assign-tile-layouts duplicate-small-operands).
   bool duplicateSmallOperands = false;

@@ -8,8 +8,9 @@
 // second barrier the threads solve the columns of all the matrices at
 // once, each column in its registers (tile::emitUnitLowerInverses, the
 // same code as the shared-memory mapping), into one buffer of all the
-// inverses; after a third barrier every thread loads its elements of each
-// inverse in the result's layout.
+// inverses, transposed (each column one row of the buffer, written with
+// wide stores); after a third barrier every thread loads its elements of
+// each inverse in the result's layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +28,12 @@ using namespace mlir::kda;
 using namespace mlir::kda::simt;
 
 namespace {
+
+/// Floats of padding after each row of the inverses' buffer: rows of 16
+/// floats padded to 20 put the 8 rows (columns of the inverse) that a
+/// warp's accumulator-layout read touches in different banks, and keep
+/// every row 16-byte aligned.
+constexpr int64_t kInverseRowPad = 4;
 
 struct UnitLowerInverseOnRegisters
     : OpConversionPattern<tile::UnitLowerInverseOp> {
@@ -59,8 +66,14 @@ struct UnitLowerInverseOnRegisters
                                             gpu::AddressSpace::Workgroup);
     auto bufferType = MemRefType::get({rows, width}, rewriter.getF32Type(),
                                       MemRefLayoutAttrInterface(), space);
+    // The inverses are written transposed (a thread's column is a row of
+    // the buffer, stored 16 bytes at a time) in rows padded by 4 floats,
+    // so that the result layouts' transposed reads spread over the banks.
+    auto outputType = MemRefType::get(
+        {rows, width + kInverseRowPad}, rewriter.getF32Type(),
+        MemRefLayoutAttrInterface(), space);
     Value inputBuffer = memref::AllocOp::create(rewriter, loc, bufferType);
-    Value outputBuffer = memref::AllocOp::create(rewriter, loc, bufferType);
+    Value outputBuffer = memref::AllocOp::create(rewriter, loc, outputType);
     auto matrix = [&](Value buffer, int64_t i) -> Value {
       return memref::SubViewOp::create(
           rewriter, loc, buffer,
@@ -92,12 +105,14 @@ struct UnitLowerInverseOnRegisters
                                            DistLayoutAttr::kWarpSize)),
         thread.lane);
     tile::emitUnitLowerInverses(rewriter, loc, inputs, outputs, threadId,
-                                numWarps * DistLayoutAttr::kWarpSize);
+                                numWarps * DistLayoutAttr::kWarpSize,
+                                /*transposedOutputs=*/true);
     gpu::BarrierOp::create(rewriter, loc);
     SmallVector<Value> results;
     for (auto [buffer, result] : llvm::zip(outputs, op.getResults()))
       results.push_back(loadFromSharedBuffer(
-          rewriter, loc, buffer, cast<RankedTensorType>(result.getType())));
+          rewriter, loc, buffer, cast<RankedTensorType>(result.getType()),
+          /*permutation=*/{1, 0}));
     rewriter.replaceOp(op, results);
     return success();
   }

@@ -170,6 +170,82 @@ simt::matchWarpTransposes(DistLayoutAttr src, DistLayoutAttr dst,
   return pairs;
 }
 
+FailureOr<SmallVector<ShuffledRegister>>
+simt::matchWarpShuffles(DistLayoutAttr src, DistLayoutAttr dst,
+                        int64_t numWarps, CoordinateMap dstToSrc) {
+  constexpr int64_t kLanes = DistLayoutAttr::kWarpSize;
+  const int64_t warps = std::max<int64_t>(numWarps, 1);
+  SmallVector<int64_t> srcShape = src.getTileShape();
+  const int64_t numSrc = src.getNumRegisters();
+  const int64_t numDst = dst.getNumRegisters();
+  // Per warp, destination register and lane: (source lane, source
+  // register) in the same warp.
+  auto at = [&](int64_t warp, int64_t r, int64_t lane) {
+    return (warp * numDst + r) * kLanes + lane;
+  };
+  SmallVector<std::array<int64_t, 2>> table(warps * numDst * kLanes);
+  llvm::DenseMap<int64_t, std::array<int64_t, 2>> where;
+  for (int64_t warp = 0; warp < warps; ++warp) {
+    // The lowest (lane, register) of this warp holding each element: with
+    // replicated lanes, the copy whose replicated lane bits are 0.
+    where.clear();
+    for (int64_t lane = kLanes - 1; lane >= 0; --lane)
+      for (int64_t r = numSrc - 1; r >= 0; --r)
+        where[linearize(src.getCoordinates(warp, lane, r), srcShape)] = {lane,
+                                                                         r};
+    for (int64_t r = 0; r < numDst; ++r)
+      for (int64_t lane = 0; lane < kLanes; ++lane) {
+        auto it = where.find(
+            linearize(dstToSrc(dst.getCoordinates(warp, lane, r)), srcShape));
+        if (it == where.end())
+          return failure();
+        table[at(warp, r, lane)] = it->second;
+      }
+  }
+  SmallVector<ShuffledRegister> plan;
+  for (int64_t r = 0; r < numDst; ++r) {
+    ShuffledRegister reg;
+    reg.laneBase = table[at(0, r, 0)][0];
+    for (int64_t bit = 0; bit < 5; ++bit)
+      reg.laneFlips[bit] = table[at(0, r, int64_t(1) << bit)][0] ^ reg.laneBase;
+    // Candidate index per lane, from warp 0's registers in lane order.
+    SmallVector<int64_t> candidate(kLanes);
+    SmallVector<int64_t> firstRegisters;
+    for (int64_t lane = 0; lane < kLanes; ++lane) {
+      int64_t source = table[at(0, r, lane)][1];
+      auto *found = llvm::find(firstRegisters, source);
+      candidate[lane] = found - firstRegisters.begin();
+      if (found == firstRegisters.end())
+        firstRegisters.push_back(source);
+    }
+    reg.sources.assign(firstRegisters.size(), SmallVector<int64_t>(warps, -1));
+    reg.selectMasks.assign(firstRegisters.size() - 1, 0);
+    for (int64_t lane = 0; lane < kLanes; ++lane)
+      if (candidate[lane] > 0)
+        reg.selectMasks[candidate[lane] - 1] |= uint32_t(1) << lane;
+    for (int64_t warp = 0; warp < warps; ++warp)
+      for (int64_t lane = 0; lane < kLanes; ++lane) {
+        auto [fromLane, source] = table[at(warp, r, lane)];
+        int64_t expected = reg.laneBase;
+        for (int64_t bit = 0; bit < 5; ++bit)
+          if (lane & (int64_t(1) << bit))
+            expected ^= reg.laneFlips[bit];
+        if (fromLane != expected)
+          return failure();
+        int64_t &known = reg.sources[candidate[lane]][warp];
+        if (known == -1)
+          known = source;
+        else if (known != source)
+          return failure();
+      }
+    for (SmallVector<int64_t> &perWarp : reg.sources)
+      if (llvm::all_equal(perWarp))
+        perWarp.resize(1);
+    plan.push_back(std::move(reg));
+  }
+  return plan;
+}
+
 int64_t simt::getProgramWarps(Operation *op) {
   auto func = op->getParentOfType<func::FuncOp>();
   auto tuning = func ? tile::TuningAttr::lookup(func) : tile::TuningAttr();
@@ -203,6 +279,35 @@ static SmallVector<Value> offsetIndices(OpBuilder &b, Location loc,
   return indices;
 }
 
+/// How many consecutive registers of `layout` one vector store writes to
+/// `buffer`: the thread's run of elements along the last dimension (at
+/// most 16 bytes), where the buffer's rows and offset keep every run
+/// aligned to its size; 1 where the buffer widens the tile's `element`
+/// type (i1 tiles travel as bytes).
+static int64_t getSharedStoreRun(DistLayoutAttr layout, Type element,
+                                 Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getElementType() != element || !element.isIntOrFloat() ||
+      element.getIntOrFloatBitWidth() < 8 ||
+      layout.getRank() != type.getRank())
+    return 1;
+  const int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t run = layout.getElems().back();
+  while (run > 1 && run * bytes > 16)
+    run /= 2;
+  if (run < 2 || !llvm::isPowerOf2_64(run))
+    return 1;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset) || offset % run)
+    return 1;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % run)
+      return 1;
+  return run;
+}
+
 void simt::storeToShared(OpBuilder &b, Location loc, Value registers,
                          RankedTensorType type, int64_t numWarps,
                          Value buffer) {
@@ -215,13 +320,25 @@ void simt::storeToShared(OpBuilder &b, Location loc, Value registers,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOwner.thenBlock());
   SmallVector<Value> base = getThreadOffsets(b, loc, src, thread);
-  for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
+  const int64_t run = getSharedStoreRun(src, element, buffer);
+  for (int64_t r = 0; r < src.getNumRegisters(); r += run) {
+    SmallVector<Value> at =
+        offsetIndices(b, loc, base, src.getRegisterOffsets(r));
+    if (run > 1) {
+      SmallVector<Value> values;
+      for (int64_t i = 0; i < run; ++i)
+        values.push_back(extractRegister(b, loc, registers, r + i));
+      auto vectorType = VectorType::get({run}, element);
+      vector::StoreOp::create(
+          b, loc, vector::FromElementsOp::create(b, loc, vectorType, values),
+          buffer, at, /*nontemporal=*/false,
+          llvm::MaybeAlign(run * element.getIntOrFloatBitWidth() / 8));
+      continue;
+    }
     Value v = extractRegister(b, loc, registers, r);
     if (stored != element)
       v = arith::ExtUIOp::create(b, loc, stored, v);
-    memref::StoreOp::create(b, loc, v, buffer,
-                            offsetIndices(b, loc, base,
-                                          src.getRegisterOffsets(r)));
+    memref::StoreOp::create(b, loc, v, buffer, at);
   }
 }
 

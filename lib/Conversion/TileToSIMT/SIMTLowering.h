@@ -73,6 +73,31 @@ FailureOr<SmallVector<std::array<int64_t, 2>>>
 matchWarpTransposes(DistLayoutAttr src, DistLayoutAttr dst, int64_t numWarps,
                     CoordinateMap dstToSrc);
 
+/// How one register of a layout change within each warp is gathered by
+/// shfl.sync.idx: every lane reads, from lane `laneBase ^ L(lane)` (L the
+/// GF(2)-linear map with L(1 << i) = laneFlips[i]), one of the candidate
+/// source registers: candidate k > 0 where bit `lane` of
+/// `selectMasks[k - 1]` is set, else candidate 0. Candidate k is source
+/// register `sources[k][warp]` in warp `warp` (one entry when it is the
+/// same register in every warp).
+struct ShuffledRegister {
+  int64_t laneBase = 0;
+  std::array<int64_t, 5> laneFlips = {};
+  SmallVector<SmallVector<int64_t>> sources;
+  SmallVector<uint32_t> selectMasks;
+};
+
+/// For a layout change that keeps every element in its warp, with the
+/// same lane pattern in every warp of `numWarps` (the source registers may
+/// differ from warp to warp): for each register of `dst`, the shuffles
+/// that gather it (a source lane XOR-linear in the lane's bits, as
+/// power-of-2 layouts give); failure if an element lives in another warp,
+/// the source lanes are not XOR-linear or the pattern differs between
+/// warps. `dstToSrc` as in matchRegisters.
+FailureOr<SmallVector<ShuffledRegister>>
+matchWarpShuffles(DistLayoutAttr src, DistLayoutAttr dst, int64_t numWarps,
+                  CoordinateMap dstToSrc);
+
 /// Puts a gpu.barrier between each pair of accesses to one buffer (a
 /// kernel argument, or a view of one) in `kernel` of which one writes and
 /// the other comes later in program order, unless a barrier already
@@ -225,8 +250,11 @@ void populateSIMTDotPatterns(const TypeConverter &converter,
                              const SharedOperandMap &sharedOperands);
 void populateSIMTScanPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns);
+/// With `warpShuffles`, layout changes within each warp go by
+/// shfl.sync.idx (matchWarpShuffles), else through shared memory.
 void populateSIMTRegisterPatterns(const TypeConverter &converter,
-                                  RewritePatternSet &patterns);
+                                  RewritePatternSet &patterns,
+                                  bool warpShuffles);
 void populateSIMTInversePatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 

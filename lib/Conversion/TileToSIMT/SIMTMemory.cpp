@@ -153,11 +153,32 @@ public:
           b, loc, arith::IndexCastUIOp::create(b, loc, i64, stride), address64);
     }
     threadPointer = LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1),
+        b, loc,
+        LLVM::LLVMPointerType::get(b.getContext(),
+                                   getPointerAddressSpace(type)),
         createOpaqueI64(b, loc, address64));
   }
 
-  /// A global pointer to the element of register `reg` (the prepared
+  /// The NVPTX address space of pointers into `type`'s memory: shared (3)
+  /// for a workgroup buffer (a per-program buffer of a fused per-chunk
+  /// kernel), local (5) for a private one, else global (1). The address
+  /// the pointer is built from is the memref's own, in that space.
+  static unsigned getPointerAddressSpace(MemRefType type) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+    if (!space)
+      return 1;
+    switch (space.getValue()) {
+    case gpu::AddressSpace::Workgroup:
+      return 3;
+    case gpu::AddressSpace::Private:
+      return 5;
+    case gpu::AddressSpace::Global:
+      return 1;
+    }
+    return 1;
+  }
+
+  /// A pointer to the element of register `reg` (the prepared
   /// thread pointer plus the register's offset: a constant, plus multiples
   /// of the opaque dynamic strides), or null when preparePointers could
   /// not prepare one.
@@ -609,31 +630,11 @@ struct KeptConversionToShared : OpConversionPattern<tile::ConvertLayoutOp> {
       return failure();
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getResult().getType());
-    DistLayoutAttr src = getLayout(op.getInput().getType());
     Value buffer = allocSharedOperand(rewriter, loc, type);
-    ThreadPosition thread = getThreadPosition(rewriter, loc);
     gpu::BarrierOp::create(rewriter, loc);
-    Value owner =
-        isCopyOwner(rewriter, loc, src, thread, getProgramWarps(op));
-    auto ifOwner =
-        scf::IfOp::create(rewriter, loc, owner, /*withElseRegion=*/false);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifOwner.thenBlock());
-      SmallVector<Value> base = getThreadOffsets(rewriter, loc, src, thread);
-      for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
-        SmallVector<Value> at;
-        for (auto [v, o] : llvm::zip(base, src.getRegisterOffsets(r)))
-          at.push_back(o ? arith::AddIOp::create(
-                               rewriter, loc, v,
-                               arith::ConstantIndexOp::create(rewriter, loc, o))
-                               .getResult()
-                         : v);
-        memref::StoreOp::create(
-            rewriter, loc, extractRegister(rewriter, loc, adaptor.getInput(), r),
-            buffer, at);
-      }
-    }
+    storeToShared(rewriter, loc, adaptor.getInput(),
+                  cast<RankedTensorType>(op.getInput().getType()),
+                  getProgramWarps(op), buffer);
     gpu::BarrierOp::create(rewriter, loc);
     sharedOperands[op] = {buffer, Value()};
     VectorType registers = getRegisterType(type);

@@ -4,9 +4,10 @@
 // when every thread already holds the elements its result needs (checked
 // at compile time over all threads); a 16-bit convert_layout that, within
 // each warp, transposes 8x8 matrices (an accumulator becoming a B operand)
-// is one movmatrix per register pair; the others are conversions through
-// shared memory (convert_layout and trans) or errors (broadcast, whose
-// input must be a slice of its result's layout). tile.reduce combines in registers,
+// is one movmatrix per register pair; one that keeps every element in its
+// warp is shfl.sync.idx per register and source register; the others are
+// conversions through shared memory (convert_layout and trans) or errors
+// (broadcast, whose input must be a slice of its result's layout). tile.reduce combines in registers,
 // then across lanes by xor shuffles, then across warps through a small
 // shared buffer.
 //
@@ -75,6 +76,96 @@ Value transposeInWarp(OpBuilder &b, Location loc, Value registers,
   return buildRegisters(b, loc, type, values);
 }
 
+/// The registers of `type` gathered within each warp by shfl.sync.idx as
+/// matchWarpShuffles planned them: per register, one shuffle of each
+/// candidate source register (picked by warp where it differs between
+/// warps) from the planned lane, and selects by lane between them. 16-bit
+/// values travel zero-extended in 32 bits.
+Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
+                    ArrayRef<ShuffledRegister> plan, VectorType type) {
+  Type element = type.getElementType();
+  const unsigned width = element.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
+  };
+  ThreadPosition thread = getThreadPosition(b, loc);
+  Value lane = arith::IndexCastOp::create(b, loc, i32, thread.lane);
+  // Source register `perWarp[warp]` of this thread's warp (warp-uniform).
+  auto sourceRegister = [&](ArrayRef<int64_t> perWarp) {
+    Value value = extractRegister(b, loc, registers, perWarp[0]);
+    for (int64_t warp = 1; warp < static_cast<int64_t>(perWarp.size());
+         ++warp) {
+      if (perWarp[warp] == perWarp[0])
+        continue;
+      Value inWarp = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, thread.warp,
+          arith::ConstantIndexOp::create(b, loc, warp));
+      value = arith::SelectOp::create(
+          b, loc, inWarp, extractRegister(b, loc, registers, perWarp[warp]),
+          value);
+    }
+    return value;
+  };
+  std::array<Value, 5> laneBitSet;
+  for (int64_t bit = 0; bit < 5; ++bit)
+    laneBitSet[bit] = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::AndIOp::create(b, loc, lane, cst(int64_t(1) << bit)), cst(0));
+  auto toWord = [&](Value v) -> Value {
+    if (width == 32)
+      return v;
+    Value bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), v);
+    return arith::ExtUIOp::create(b, loc, i32, bits);
+  };
+  auto fromWord = [&](Value v) -> Value {
+    if (width == 32)
+      return v;
+    Value bits =
+        arith::TruncIOp::create(b, loc, b.getIntegerType(width), v);
+    return arith::BitcastOp::create(b, loc, element, bits);
+  };
+  SmallVector<Value> values;
+  for (const ShuffledRegister &reg : plan) {
+    Value linear = cst(0);
+    for (int64_t bit = 0; bit < 5; ++bit)
+      if (reg.laneFlips[bit])
+        linear = arith::XOrIOp::create(
+            b, loc, linear,
+            arith::SelectOp::create(b, loc, laneBitSet[bit],
+                                    cst(reg.laneFlips[bit]), cst(0)));
+    Value from = arith::XOrIOp::create(b, loc, linear, cst(reg.laneBase));
+    Value result;
+    for (auto [k, source] : llvm::enumerate(reg.sources)) {
+      Value moved =
+          gpu::ShuffleOp::create(
+              b, loc, toWord(sourceRegister(source)),
+              from, cst(DistLayoutAttr::kWarpSize), gpu::ShuffleMode::IDX)
+              .getShuffleResult();
+      if (k == 0) {
+        result = moved;
+        continue;
+      }
+      Value mask = cst(static_cast<int64_t>(reg.selectMasks[k - 1]));
+      Value takes = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc,
+                                arith::ShRUIOp::create(b, loc, mask, lane),
+                                cst(1)),
+          cst(0));
+      result = arith::SelectOp::create(b, loc, takes, moved, result);
+    }
+    values.push_back(fromWord(result));
+  }
+  return buildRegisters(b, loc, type, values);
+}
+
+/// True for element types a shuffle moves (16 or 32 bits).
+bool isShuffleable(RankedTensorType type) {
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  return width == 16 || width == 32;
+}
+
 /// True for 16-bit element types (what movmatrix moves).
 bool isSixteenBit(RankedTensorType type) {
   return type.getElementType().getIntOrFloatBitWidth() == 16;
@@ -85,7 +176,9 @@ SmallVector<int64_t> identityCoordinates(ArrayRef<int64_t> c) {
 }
 
 struct ConvertLayoutInRegisters : OpConversionPattern<tile::ConvertLayoutOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ConvertLayoutInRegisters(const TypeConverter &converter, MLIRContext *ctx,
+                           bool warpShuffles)
+      : OpConversionPattern(converter, ctx), warpShuffles(warpShuffles) {}
   LogicalResult
   matchAndRewrite(tile::ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -113,16 +206,32 @@ struct ConvertLayoutInRegisters : OpConversionPattern<tile::ConvertLayoutOp> {
         return success();
       }
     }
+    if (warpShuffles && isShuffleable(srcType)) {
+      FailureOr<SmallVector<ShuffledRegister>> shuffles =
+          matchWarpShuffles(getLayout(srcType), getLayout(dstType), numWarps,
+                            identityCoordinates);
+      if (succeeded(shuffles)) {
+        rewriter.replaceOp(op, shuffleInWarp(rewriter, loc,
+                                             adaptor.getInput(), *shuffles,
+                                             getRegisterType(dstType)));
+        return success();
+      }
+    }
     rewriter.replaceOp(op, convertThroughSharedMemory(rewriter, loc,
                                                       adaptor.getInput(),
                                                       srcType, dstType,
                                                       numWarps));
     return success();
   }
+
+private:
+  bool warpShuffles;
 };
 
 struct TransInRegisters : OpConversionPattern<tile::TransOp> {
-  using OpConversionPattern::OpConversionPattern;
+  TransInRegisters(const TypeConverter &converter, MLIRContext *ctx,
+                   bool warpShuffles)
+      : OpConversionPattern(converter, ctx), warpShuffles(warpShuffles) {}
   LogicalResult
   matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -134,25 +243,38 @@ struct TransInRegisters : OpConversionPattern<tile::TransOp> {
     SmallVector<int64_t> perm = tile::getTransPermutation(op);
     int64_t numWarps = getProgramWarps(op);
     Location loc = op.getLoc();
+    auto dstToSrc = [&](ArrayRef<int64_t> c) {
+      SmallVector<int64_t> src(c.size());
+      for (auto [i, p] : llvm::enumerate(perm))
+        src[p] = c[i];
+      return src;
+    };
     FailureOr<SmallVector<int64_t>> order = matchRegisters(
-        getLayout(srcType), getLayout(dstType), numWarps,
-        [&](ArrayRef<int64_t> c) {
-          SmallVector<int64_t> src(c.size());
-          for (auto [i, p] : llvm::enumerate(perm))
-            src[p] = c[i];
-          return src;
-        });
+        getLayout(srcType), getLayout(dstType), numWarps, dstToSrc);
     if (succeeded(order)) {
       rewriter.replaceOp(op, gatherRegisters(rewriter, loc, adaptor.getInput(),
                                              *order,
                                              getRegisterType(dstType)));
       return success();
     }
+    if (warpShuffles && isShuffleable(srcType)) {
+      FailureOr<SmallVector<ShuffledRegister>> shuffles = matchWarpShuffles(
+          getLayout(srcType), getLayout(dstType), numWarps, dstToSrc);
+      if (succeeded(shuffles)) {
+        rewriter.replaceOp(op, shuffleInWarp(rewriter, loc,
+                                             adaptor.getInput(), *shuffles,
+                                             getRegisterType(dstType)));
+        return success();
+      }
+    }
     rewriter.replaceOp(op, convertThroughSharedMemory(
                                rewriter, loc, adaptor.getInput(), srcType,
                                dstType, numWarps, perm));
     return success();
   }
+
+private:
+  bool warpShuffles;
 };
 
 /// For each result register of a broadcast, the input register it repeats.
@@ -376,8 +498,10 @@ LogicalResult simt::checkReduceOnRegisters(Operation *reduce) {
 }
 
 void simt::populateSIMTRegisterPatterns(const TypeConverter &converter,
-                                        RewritePatternSet &patterns) {
-  patterns.add<ConvertLayoutInRegisters, TransInRegisters,
-               BroadcastInRegisters, ReduceInRegisters>(converter,
+                                        RewritePatternSet &patterns,
+                                        bool warpShuffles) {
+  patterns.add<ConvertLayoutInRegisters, TransInRegisters>(
+      converter, patterns.getContext(), warpShuffles);
+  patterns.add<BroadcastInRegisters, ReduceInRegisters>(converter,
                                                         patterns.getContext());
 }

@@ -290,7 +290,7 @@ struct ConvertTileToSIMTPass
       }
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);
-      populateSIMTRegisterPatterns(converter, patterns);
+      populateSIMTRegisterPatterns(converter, patterns, warpShuffles);
       populateSIMTScanPatterns(converter, patterns);
       populateSIMTInversePatterns(converter, patterns);
       scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -62,7 +62,8 @@ Value kda::tile::emitRoundToTF32(OpBuilder &b, Location loc, Value value) {
 
 void kda::tile::emitUnitLowerInverses(OpBuilder &b, Location loc,
                                       ValueRange inputs, ValueRange outputs,
-                                      Value threadId, int64_t numThreads) {
+                                      Value threadId, int64_t numThreads,
+                                      bool transposedOutputs) {
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -96,7 +97,9 @@ void kda::tile::emitUnitLowerInverses(OpBuilder &b, Location loc,
         Value product = arith::MulFOp::create(b, loc, l, column[k], contract);
         x = arith::SubFOp::create(b, loc, x, product, contract);
       }
-      memref::StoreOp::create(b, loc, x, output, ValueRange{row, c});
+      memref::StoreOp::create(b, loc, x, output,
+                              transposedOutputs ? ValueRange{c, row}
+                                                : ValueRange{row, c});
       column.push_back(x);
     }
   }

@@ -71,6 +71,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.assignLayouts = options.assignLayouts;
   pipelineOptions.registerRecurrences = options.registerRecurrences;
   pipelineOptions.prefetch = options.prefetch;
+  pipelineOptions.warpShuffles = options.warpShuffles;
   pipelineOptions.duplicateSmallOperands = options.duplicateSmallOperands;
   pipelineOptions.addressHoisting = options.addressHoisting;
   options.stages.applyTo(pipelineOptions);

@@ -65,7 +65,8 @@ func.func @recurrence(%w: memref<64x64xbf16>, %kg: memref<64x64xbf16>, %u: memre
 
 // A computed A operand (kda-assign-tile-layouts spreads its chain over the
 // warps and converts it at the dot): the owners store it once into a
-// padded shared buffer between two barriers, and the dot reads its A
+// padded shared buffer between two barriers (their runs of 4 columns as
+// 8-byte stores), and the dot reads its A
 // fragments with ldmatrix.x4 (16: 4 row blocks x 4 K steps) instead of
 // every warp holding the whole tile.
 // CHECK-LABEL: func.func @computed_a_operand
@@ -73,7 +74,7 @@ func.func @recurrence(%w: memref<64x64xbf16>, %kg: memref<64x64xbf16>, %u: memre
 // CHECK: scf.for
 // CHECK: memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
-// CHECK: memref.store {{.*}} : memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: vector.store {{.*}} {alignment = 8 : i64} : memref<64x72xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // CHECK: gpu.barrier
 // CHECK-COUNT-16: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
 // CHECK: scf.yield

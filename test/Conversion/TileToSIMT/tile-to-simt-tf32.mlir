@@ -71,11 +71,12 @@ func.func @dot_tf32x3(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<1
 // tile.unit_lower_inverse on registers: one shared buffer of all the
 // inputs and one of all the inverses (each live across the whole op: the
 // threads solve different matrices at once), a barrier, the owners store
-// each input into its rows, a barrier, thread t = warp * 32 + lane solves
-// column t mod 16 of matrix t / 16 (threads 0-31 take the 32 columns of
-// the two 16x16 inputs; the rows are unrolled: 120 multiply-adds per
-// column), a barrier, and every thread loads its elements of the inverses
-// in their layouts.
+// each input into its rows (16-byte stores of their runs of 4), a barrier,
+// thread t = warp * 32 + lane solves column t mod 16 of matrix t / 16
+// (threads 0-31 take the 32 columns of the two 16x16 inputs; the rows are
+// unrolled: 120 multiply-adds per column) and writes it as row t mod 16 of
+// the transposed inverse (rows padded to 20 floats), a barrier, and every
+// thread loads its elements of the inverses in their layouts, transposed.
 
 #co = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [1, 1], lanes = [8, 4], elems = [2, 4], lane_strides = [4, 1], warp_strides = [1, 1]>
 #a = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 2], lanes = [8, 4], elems = [1, 1], lane_strides = [4, 1], warp_strides = [1, 1]>
@@ -88,20 +89,22 @@ func.func @dot_tf32x3(%x: memref<16x16xf32>, %y: memref<16x16xf32>, %z: memref<1
 // ROUND: scf.for
 // CHECK-LABEL: func.func @inverse
 // CHECK: %[[INS:.*]] = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[OUTS:.*]] = memref.alloc() : memref<32x16xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[OUTS:.*]] = memref.alloc() : memref<32x20xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT: memref.alloc
 // CHECK: gpu.barrier
 // CHECK: %[[IN0:.*]] = memref.subview %[[INS]][0, 0] [16, 16] [1, 1]
 // CHECK: %[[OUT0:.*]] = memref.subview %[[OUTS]][0, 0] [16, 16] [1, 1]
 // CHECK: scf.if
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[IN0]]
+// CHECK-COUNT-2: vector.store %{{.*}}, %[[IN0]]{{.*}} {alignment = 16 : i64} {{.*}}, vector<4xf32>
 // CHECK: %[[IN1:.*]] = memref.subview %[[INS]][16, 0] [16, 16] [1, 1]
 // CHECK: %[[OUT1:.*]] = memref.subview %[[OUTS]][16, 0] [16, 16] [1, 1]
 // CHECK: scf.if
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[IN1]]
+// CHECK-COUNT-2: vector.store %{{.*}}, %[[IN1]]
 // CHECK: gpu.barrier
-// CHECK: scf.for
-// CHECK-COUNT-16: memref.store %{{.*}}, %[[OUT0]]
+// CHECK: scf.for %[[C0:.*]] =
+// CHECK: memref.store %{{.*}}, %[[OUT0]][%[[C0]], %c0]
+// CHECK: memref.store %{{.*}}, %[[OUT0]][%[[C0]], %c1]
+// CHECK-COUNT-14: memref.store %{{.*}}, %[[OUT0]][%[[C0]],
 // CHECK: scf.for
 // CHECK-COUNT-16: memref.store %{{.*}}, %[[OUT1]]
 // CHECK: gpu.barrier

@@ -139,20 +139,47 @@ func.func @to_operand_b(%x: memref<16x16xbf16>, %y: memref<16x16xbf16>)
 }
 
 // The same change on f32 elements (movmatrix moves 16-bit ones): through
-// shared memory.
+// shared memory (with warp-shuffles, by shuffles:
+// tile-to-simt-warp-shuffles.mlir); the accumulator's column pairs go in
+// as 8-byte stores.
 // CHECK-LABEL: func.func @to_operand_b_f32
 // CHECK: %[[BUF:.*]] = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[BUF]]
+// CHECK-COUNT-4: vector.store %{{.*}}, %[[BUF]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<16x16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: gpu.barrier
 // CHECK-COUNT-8: memref.load %[[BUF]]
 // CHECK-NOT: movmatrix
+// CHECK-NOT: gpu.shuffle
 func.func @to_operand_b_f32(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
     attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
   %c0 = arith.constant 0 : index
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
   %b = tile.convert_layout %t : tensor<16x16xf32, #acc> -> tensor<16x16xf32, #b>
   tile.store %b, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #b>, memref<16x16xf32>
+  return
+}
+
+// A register tile stored to and loaded from a workgroup buffer (a fused
+// per-chunk kernel's per-program buffer) goes through shared-space
+// pointers (address space 3), a barrier between the two; the kernel
+// arguments through global ones.
+// CHECK-LABEL: func.func @workgroup_buffer
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK: %[[SHARED:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %[[SHARED]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: llvm.load %[[SHARED]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: llvm.store %{{.*}} : vector<2xf32>, !llvm.ptr<1>
+func.func @workgroup_buffer(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
+  %c0 = arith.constant 0 : index
+  %buf = memref.alloc() : memref<16x16xf32, #gpu.address_space<workgroup>>
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32, #acc>
+  tile.store %t, %buf[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<16x16xf32, #gpu.address_space<workgroup>>
+  %u = tile.load %buf[%c0, %c0] dims [0, 1] : memref<16x16xf32, #gpu.address_space<workgroup>> -> tensor<16x16xf32, #acc>
+  tile.store %u, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #acc>, memref<16x16xf32>
   return
 }
 
@@ -185,7 +212,7 @@ func.func @loop(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xbf16>
 // CHECK: %[[STAGE:.*]] = memref.alloc() : memref<64x64xbf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
-// CHECK: memref.store %{{.*}}, %[[STAGE]]
+// CHECK-COUNT-4: vector.store %{{.*}}, %[[STAGE]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK: gpu.barrier
 // CHECK: memref.load %[[STAGE]]
 // CHECK-NOT: memref.alloc

@@ -5,6 +5,9 @@
 // RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels --chunk-size 16 --duplicate-small-operands -o %t.dup.ptx
 // RUN: FileCheck %s --check-prefix=DUP --input-file %t.dup.ptx
 // RUN: %ptxas -arch=sm_90 -v %t.dup.ptx -o %t.dup.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --fuse-recurrence --fuse-chunk-kernels --chunk-size 16 --warp-shuffles -o %t.shfl.ptx
+// RUN: FileCheck %s --check-prefix=SHFL --input-file %t.shfl.ptx
+// RUN: %ptxas -arch=sm_90 -v %t.shfl.ptx -o %t.shfl.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS
 
 // The whole forward (B dynamic, H = HV = 96, K = V = 128, bf16) in the
 // recurrent two-kernel form at chunk 16: the per-chunk kernel, then the
@@ -22,6 +25,17 @@
 // CHECK-NEXT: bar.sync
 // CHECK-COUNT-4: bar.sync
 // CHECK-NOT: bar.sync
+
+// With --warp-shuffles the M and Aqk blocks, which each warp computes
+// rows of, reach their dots by shuffles within the warp instead (64
+// shfl.sync.idx, no other barrier).
+// SHFL-LABEL: .entry chunk_kda_fwd_chunk_recurrence_4(
+// SHFL: cp.async.wait_group {{[ \t]*}}0;
+// SHFL-NEXT: bar.sync
+// SHFL-NOT: bar.sync
+// SHFL-COUNT-64: shfl.sync.idx.b32
+// SHFL-NOT: shfl.sync.idx
+// SHFL-NOT: bar.sync
 
 // DUP-LABEL: .entry chunk_kda_fwd_chunk_recurrence_4(
 // DUP: cp.async.wait_group {{[ \t]*}}0;

@@ -32,10 +32,13 @@ TypedAttr getCombineIdentity(Builder &b, CombineKind kind, Type type);
 /// with the column in registers (SSA values: the rows are unrolled):
 /// thread `threadId` of `numThreads` takes column c of matrix m when
 /// (m * n + c) mod numThreads == threadId, so the columns of all the
-/// matrices are spread over the threads. Adds no barrier.
+/// matrices are spread over the threads. With `transposedOutputs`, each
+/// output holds the inverse transposed (column c in row c), so that a
+/// thread's column is one contiguous row, written by wide stores. Adds no
+/// barrier.
 void emitUnitLowerInverses(OpBuilder &b, Location loc, ValueRange inputs,
                            ValueRange outputs, Value threadId,
-                           int64_t numThreads);
+                           int64_t numThreads, bool transposedOutputs = false);
 
 /// Replaces `op` (on buffers) by emitUnitLowerInverses of its inputs into
 /// its inits. With one thread (threadId 0) it is the sequential form. Adds
