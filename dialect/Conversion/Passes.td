@@ -229,8 +229,9 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "::mlir::ModuleOp"> {
       register pair; a 16- or 32-bit `convert_layout` or `trans` that
       keeps every element in its warp, with source lanes XOR-linear in the
       lane's bits and the same lane pattern in every warp, is one
-      `shfl.sync.idx` per result register and candidate source register
-      and a select by lane with `warp-shuffles`; otherwise
+      `shfl.sync.idx` per result register (per pair of 16-bit registers
+      whose sources are consecutive registers of one lane) and candidate
+      source register and a select by lane with `warp-shuffles`; otherwise
       `convert_layout` and `trans` go through shared memory (a barrier,
       stores of each thread's runs along the last dimension, a barrier,
       loads), and `broadcast` is an error (its input must be a slice of

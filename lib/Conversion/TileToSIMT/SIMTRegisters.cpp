@@ -76,11 +76,31 @@ Value transposeInWarp(OpBuilder &b, Location loc, Value registers,
   return buildRegisters(b, loc, type, values);
 }
 
+/// True when 16-bit result registers `lo` and `hi` (consecutive) can
+/// travel as one 32-bit word: the same source lanes and selects, and each
+/// candidate's source registers consecutive too, in every warp.
+bool travelTogether(const ShuffledRegister &lo, const ShuffledRegister &hi) {
+  if (lo.laneBase != hi.laneBase || lo.laneFlips != hi.laneFlips ||
+      lo.selectMasks != hi.selectMasks ||
+      lo.sources.size() != hi.sources.size())
+    return false;
+  for (auto [low, high] : llvm::zip(lo.sources, hi.sources)) {
+    if (low.size() != high.size())
+      return false;
+    for (auto [l, h] : llvm::zip(low, high))
+      if (h != l + 1)
+        return false;
+  }
+  return true;
+}
+
 /// The registers of `type` gathered within each warp by shfl.sync.idx as
 /// matchWarpShuffles planned them: per register, one shuffle of each
 /// candidate source register (picked by warp where it differs between
-/// warps) from the planned lane, and selects by lane between them. 16-bit
-/// values travel zero-extended in 32 bits.
+/// warps) from the planned lane, and selects by lane between them. Two
+/// 16-bit registers that travelTogether share their shuffles (their source
+/// registers packed into one 32-bit word); a 16-bit register alone travels
+/// zero-extended.
 Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
                     ArrayRef<ShuffledRegister> plan, VectorType type) {
   Type element = type.getElementType();
@@ -89,11 +109,31 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
   auto cst = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
   };
+  auto pairType = VectorType::get({2}, element);
+  auto wordType = VectorType::get({1}, i32);
   ThreadPosition thread = getThreadPosition(b, loc);
   Value lane = arith::IndexCastOp::create(b, loc, i32, thread.lane);
-  // Source register `perWarp[warp]` of this thread's warp (warp-uniform).
-  auto sourceRegister = [&](ArrayRef<int64_t> perWarp) {
-    Value value = extractRegister(b, loc, registers, perWarp[0]);
+  // Source registers [r, r + count) of a warp as one 32-bit word.
+  auto word = [&](int64_t r, int64_t count) -> Value {
+    if (count == 2) {
+      Value pair = vector::FromElementsOp::create(
+          b, loc, pairType,
+          ValueRange{extractRegister(b, loc, registers, r),
+                     extractRegister(b, loc, registers, r + 1)});
+      return vector::ExtractOp::create(
+          b, loc, vector::BitCastOp::create(b, loc, wordType, pair),
+          ArrayRef<int64_t>{0});
+    }
+    Value v = extractRegister(b, loc, registers, r);
+    if (width == 32)
+      return v;
+    Value bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), v);
+    return arith::ExtUIOp::create(b, loc, i32, bits);
+  };
+  // The word of source registers [perWarp[warp], + count) of this thread's
+  // warp (warp-uniform).
+  auto sourceWord = [&](ArrayRef<int64_t> perWarp, int64_t count) {
+    Value value = word(perWarp[0], count);
     for (int64_t warp = 1; warp < static_cast<int64_t>(perWarp.size());
          ++warp) {
       if (perWarp[warp] == perWarp[0])
@@ -101,9 +141,8 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
       Value inWarp = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq, thread.warp,
           arith::ConstantIndexOp::create(b, loc, warp));
-      value = arith::SelectOp::create(
-          b, loc, inWarp, extractRegister(b, loc, registers, perWarp[warp]),
-          value);
+      value = arith::SelectOp::create(b, loc, inWarp,
+                                      word(perWarp[warp], count), value);
     }
     return value;
   };
@@ -112,21 +151,13 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
     laneBitSet[bit] = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ne,
         arith::AndIOp::create(b, loc, lane, cst(int64_t(1) << bit)), cst(0));
-  auto toWord = [&](Value v) -> Value {
-    if (width == 32)
-      return v;
-    Value bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), v);
-    return arith::ExtUIOp::create(b, loc, i32, bits);
-  };
-  auto fromWord = [&](Value v) -> Value {
-    if (width == 32)
-      return v;
-    Value bits =
-        arith::TruncIOp::create(b, loc, b.getIntegerType(width), v);
-    return arith::BitcastOp::create(b, loc, element, bits);
-  };
   SmallVector<Value> values;
-  for (const ShuffledRegister &reg : plan) {
+  for (size_t r = 0; r < plan.size();) {
+    const ShuffledRegister &reg = plan[r];
+    const int64_t count =
+        width == 16 && r + 1 < plan.size() && travelTogether(reg, plan[r + 1])
+            ? 2
+            : 1;
     Value linear = cst(0);
     for (int64_t bit = 0; bit < 5; ++bit)
       if (reg.laneFlips[bit])
@@ -138,9 +169,9 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
     Value result;
     for (auto [k, source] : llvm::enumerate(reg.sources)) {
       Value moved =
-          gpu::ShuffleOp::create(
-              b, loc, toWord(sourceRegister(source)),
-              from, cst(DistLayoutAttr::kWarpSize), gpu::ShuffleMode::IDX)
+          gpu::ShuffleOp::create(b, loc, sourceWord(source, count), from,
+                                 cst(DistLayoutAttr::kWarpSize),
+                                 gpu::ShuffleMode::IDX)
               .getShuffleResult();
       if (k == 0) {
         result = moved;
@@ -155,7 +186,19 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
           cst(0));
       result = arith::SelectOp::create(b, loc, takes, moved, result);
     }
-    values.push_back(fromWord(result));
+    if (count == 2) {
+      Value pair = vector::BitCastOp::create(
+          b, loc, pairType, vector::BroadcastOp::create(b, loc, wordType, result));
+      values.push_back(extractRegister(b, loc, pair, 0));
+      values.push_back(extractRegister(b, loc, pair, 1));
+    } else if (width == 32) {
+      values.push_back(result);
+    } else {
+      Value bits =
+          arith::TruncIOp::create(b, loc, b.getIntegerType(width), result);
+      values.push_back(arith::BitcastOp::create(b, loc, element, bits));
+    }
+    r += count;
   }
   return buildRegisters(b, loc, type, values);
 }

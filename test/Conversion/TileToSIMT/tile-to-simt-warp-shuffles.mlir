@@ -110,3 +110,33 @@ func.func @to_operand_b_per_warp(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
   tile.store %b, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32, #b_two_warps>, memref<16x16xf32>
   return
 }
+
+// 16-bit registers travel in pairs: result registers 2o and 2o + 1 of lane
+// l (row 4 o + l % 4, columns 2 (l / 4) and 2 (l / 4) + 1) sit in one lane
+// of the accumulator, in consecutive registers (the candidates: its
+// columns 0-7 or 8-15, by bit 4 of the lane), so each pair is one 32-bit
+// shuffle per candidate of the two registers packed: 8 shuffles for 8
+// registers instead of 16.
+#acc_bf16 = #tile.dist<warps = [1, 1], batch = [1, 2], outer = [2, 1], lanes = [8, 4], elems = [1, 2], lane_strides = [4, 1], warp_strides = [1, 1]>
+#cols = #tile.dist<warps = [1, 1], batch = [1, 1], outer = [4, 1], lanes = [4, 8], elems = [1, 2], lane_strides = [1, 4], warp_strides = [1, 1]>
+// CHECK-LABEL: func.func @packed_pairs
+// CHECK-COUNT-2: gpu.barrier
+// CHECK-NOT: gpu.shuffle
+// CHECK: return
+// SHFL-LABEL: func.func @packed_pairs
+// SHFL-NOT: gpu.barrier
+// SHFL: %[[PAIR:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xbf16>
+// SHFL: %[[WORD:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
+// SHFL: gpu.shuffle idx %{{.*}}, %{{.*}}, %{{.*}} : i32
+// SHFL-COUNT-7: gpu.shuffle idx %{{.*}}, %{{.*}}, %{{.*}} : i32
+// SHFL-NOT: gpu.shuffle
+// SHFL-NOT: arith.extui %{{.*}} : i16 to i32
+// SHFL: return
+func.func @packed_pairs(%x: memref<16x16xbf16>, %y: memref<16x16xbf16>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xbf16> -> tensor<16x16xbf16, #acc_bf16>
+  %b = tile.convert_layout %t : tensor<16x16xbf16, #acc_bf16> -> tensor<16x16xbf16, #cols>
+  tile.store %b, %y[%c0, %c0] dims [0, 1] : tensor<16x16xbf16, #cols>, memref<16x16xbf16>
+  return
+}

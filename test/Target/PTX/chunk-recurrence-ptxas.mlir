@@ -27,13 +27,13 @@
 // CHECK-NOT: bar.sync
 
 // With --warp-shuffles the M and Aqk blocks, which each warp computes
-// rows of, reach their dots by shuffles within the warp instead (64
-// shfl.sync.idx, no other barrier).
+// rows of, reach their dots by shuffles within the warp instead (32
+// shfl.sync.idx, bf16 pairs packed in 32 bits, no other barrier).
 // SHFL-LABEL: .entry chunk_kda_fwd_chunk_recurrence_4(
 // SHFL: cp.async.wait_group {{[ \t]*}}0;
 // SHFL-NEXT: bar.sync
 // SHFL-NOT: bar.sync
-// SHFL-COUNT-64: shfl.sync.idx.b32
+// SHFL-COUNT-32: shfl.sync.idx.b32
 // SHFL-NOT: shfl.sync.idx
 // SHFL-NOT: bar.sync
 
