@@ -42,24 +42,43 @@ Value gatherRegisters(OpBuilder &b, Location loc, Value registers,
   return buildRegisters(b, loc, type, values);
 }
 
+/// Registers `lo` and `hi` (16-bit) of `registers` as one i32, `lo` in
+/// the low half.
+Value packPair(OpBuilder &b, Location loc, Value registers, int64_t lo,
+               int64_t hi) {
+  Type element = cast<VectorType>(registers.getType()).getElementType();
+  Value pair = vector::FromElementsOp::create(
+      b, loc, VectorType::get({2}, element),
+      ValueRange{extractRegister(b, loc, registers, lo),
+                 extractRegister(b, loc, registers, hi)});
+  return vector::ExtractOp::create(
+      b, loc,
+      vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair),
+      ArrayRef<int64_t>{0});
+}
+
+/// The two 16-bit `element` values of the i32 `word`, low half first,
+/// appended to `values`.
+void unpackPair(OpBuilder &b, Location loc, Value word, Type element,
+                SmallVectorImpl<Value> &values) {
+  Value pair = vector::BitCastOp::create(
+      b, loc, VectorType::get({2}, element),
+      vector::BroadcastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), word));
+  values.push_back(extractRegister(b, loc, pair, 0));
+  values.push_back(extractRegister(b, loc, pair, 1));
+}
+
 /// The registers of `type` made by one movmatrix.m8n8.trans per register
 /// pair of `registers` that matchWarpTransposes found: each pair goes in
 /// as one b32, and the b32 that comes out holds two result registers.
 Value transposeInWarp(OpBuilder &b, Location loc, Value registers,
                       ArrayRef<std::array<int64_t, 2>> pairs, VectorType type) {
-  Type element = type.getElementType();
   Type i32 = b.getI32Type();
-  auto pairType = VectorType::get({2}, element);
-  auto wordType = VectorType::get({1}, i32);
   SmallVector<Value> values;
   for (auto [lo, hi] : pairs) {
-    Value pair = vector::FromElementsOp::create(
-        b, loc, pairType,
-        ValueRange{extractRegister(b, loc, registers, lo),
-                   extractRegister(b, loc, registers, hi)});
-    Value word = vector::ExtractOp::create(
-        b, loc, vector::BitCastOp::create(b, loc, wordType, pair),
-        ArrayRef<int64_t>{0});
+    Value word = packPair(b, loc, registers, lo, hi);
     Value moved =
         LLVM::InlineAsmOp::create(
             b, loc, i32, ValueRange{word},
@@ -68,10 +87,7 @@ Value transposeInWarp(OpBuilder &b, Location loc, Value registers,
             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
             ArrayAttr())
             .getResult(0);
-    Value out = vector::BitCastOp::create(
-        b, loc, pairType, vector::BroadcastOp::create(b, loc, wordType, moved));
-    values.push_back(extractRegister(b, loc, out, 0));
-    values.push_back(extractRegister(b, loc, out, 1));
+    unpackPair(b, loc, moved, type.getElementType(), values);
   }
   return buildRegisters(b, loc, type, values);
 }
@@ -109,21 +125,12 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
   auto cst = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
   };
-  auto pairType = VectorType::get({2}, element);
-  auto wordType = VectorType::get({1}, i32);
   ThreadPosition thread = getThreadPosition(b, loc);
   Value lane = arith::IndexCastOp::create(b, loc, i32, thread.lane);
   // Source registers [r, r + count) of a warp as one 32-bit word.
   auto word = [&](int64_t r, int64_t count) -> Value {
-    if (count == 2) {
-      Value pair = vector::FromElementsOp::create(
-          b, loc, pairType,
-          ValueRange{extractRegister(b, loc, registers, r),
-                     extractRegister(b, loc, registers, r + 1)});
-      return vector::ExtractOp::create(
-          b, loc, vector::BitCastOp::create(b, loc, wordType, pair),
-          ArrayRef<int64_t>{0});
-    }
+    if (count == 2)
+      return packPair(b, loc, registers, r, r + 1);
     Value v = extractRegister(b, loc, registers, r);
     if (width == 32)
       return v;
@@ -187,10 +194,7 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
       result = arith::SelectOp::create(b, loc, takes, moved, result);
     }
     if (count == 2) {
-      Value pair = vector::BitCastOp::create(
-          b, loc, pairType, vector::BroadcastOp::create(b, loc, wordType, result));
-      values.push_back(extractRegister(b, loc, pair, 0));
-      values.push_back(extractRegister(b, loc, pair, 1));
+      unpackPair(b, loc, result, element, values);
     } else if (width == 32) {
       values.push_back(result);
     } else {
