@@ -17,8 +17,9 @@ flags and writes that value).
 fla's package is read from .anchors/fla and FlashKDA from .anchors/flashkda
 (see ../shared/bench/README.md); FlashKDA is skipped when it is not built.
 kda-run also checks our o and final state against the float64 per-token
-recurrence on 4 (sequence, head) pairs. Prints one line per case and writes
-OUT_DIR/chunk_fwd_vs_fla.json.
+recurrence on 4 (sequence, head) pairs (each variant's result as
+`LABEL_check_passed`). Prints one line per case and writes
+OUT_DIR/chunk_fwd_vs_fla.json (OUT_DIR is created).
 """
 import json
 import os
@@ -43,6 +44,7 @@ except ImportError:
     flash_kda = None
 
 kda_run, bundle_dir, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(out_dir, exist_ok=True)
 dev = 'cuda'
 D = 128
 CASES = [
@@ -164,7 +166,7 @@ for bundle, flags, B, T, H, HV, seqs in CASES:
                                  cu_text, want_o=False)
         row[label + '_ms'] = alt_ms
         row[label + '_over_fla'] = alt_ms / row['fla_ms']
-        row['check_passed'] = row['check_passed'] and alt_ok
+        row[label + '_check_passed'] = alt_ok
     shutil.rmtree(scratch, ignore_errors=True)
     if o is not None:
         row['rms_ratio_o_vs_fla'] = ((o.float() - o_fla.float()).pow(2).mean().sqrt() /
@@ -178,7 +180,8 @@ print('SUMMARY')
 for r in rows:
     fk = f", FlashKDA {r['flashkda_ms']:.3f} ms" if 'flashkda_ms' in r else ''
     for label, _ in alt_dirs():
-        fk += f", {label} {r[label + '_ms']:.3f} ms"
+        fk += (f", {label} {r[label + '_ms']:.3f} ms"
+               f"{'' if r[label + '_check_passed'] else ' (check FAIL)'}")
     print(f"{r['bundle']} B={r['B']} T={r['T']} H={r['H']} HV={r['HV']} seqs={r['seqs']}: "
           f"ours {r['ours_ms']:.3f} ms, fla {r['fla_ms']:.3f} ms{fk}, ours/fla "
           f"{r['ours_over_fla']:.2f}, check {'PASS' if r['check_passed'] else 'FAIL'}")
