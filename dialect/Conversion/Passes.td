@@ -85,7 +85,7 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
                "chose for one kernel (e.g. chunk_recurrence.threads=256), or "
                "for every per-chunk stage kernel (KERNEL chunk_stages); "
                "keys: threads, max_registers, max_live_bytes, block_k, "
-               "speculate_loads, hoist_addresses, stages, mapping "
+               "block_v, speculate_loads, hoist_addresses, stages, mapping "
                "(registers or shared_memory); to try a tuning without "
                "rebuilding the compiler">,
     Option<"blockK", "block-k", "int64_t", /*default=*/"0",

@@ -61,6 +61,10 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
       kernels that loop over K in tiles of a chosen width; 0 (the default)
       for the others. It records what the kernel's body does; no pass reads
       it.
+    - `block_v`: the columns of V per program the kernel was built with,
+      for kernels that split V over programs (the state scans and the
+      chunk recurrence); 0 (the default) for the others. Like `block_k`,
+      a record.
     - `speculate_loads`: the kernel's loads may move out of `scf.if`
       branches (kda-hoist-tile-loads).
     - `hoist_addresses`: the kernel's global addresses become a program base
@@ -104,6 +108,8 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
         "bytes of tiles loads may keep live, 0 for no bound">:$max_live_bytes,
     DefaultValuedParameter<"int64_t", "0",
         "width of the kernel's K tiles, 0 when it has none">:$block_k,
+    DefaultValuedParameter<"int64_t", "0",
+        "columns of V per program, 0 when V is not split">:$block_v,
     Tile_FlagParameter<
         "whether loads may move out of scf.if branches">:$speculate_loads,
     Tile_FlagParameter<
@@ -117,7 +123,7 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
   let builders = [
     AttrBuilder<(ins "int64_t":$threads), [{
       return $_get($_ctxt, threads, /*max_registers=*/0,
-                   /*max_live_bytes=*/0, /*block_k=*/0,
+                   /*max_live_bytes=*/0, /*block_k=*/0, /*block_v=*/0,
                    /*speculate_loads=*/false, /*hoist_addresses=*/false,
                    ::mlir::kda::tile::KernelMapping::shared_memory,
                    /*stages=*/1);

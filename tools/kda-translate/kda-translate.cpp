@@ -175,7 +175,7 @@ static llvm::cl::list<std::string> tuningOverrideOption(
                    "tuning chose for one kernel (e.g. "
                    "chunk_recurrence.threads=256; KERNEL chunk_stages: "
                    "every per-chunk stage kernel; keys: threads, "
-                   "max_registers, max_live_bytes, block_k, "
+                   "max_registers, max_live_bytes, block_k, block_v, "
                    "speculate_loads, hoist_addresses, stages, mapping="
                    "registers|shared_memory); repeatable"),
     llvm::cl::CommaSeparated);

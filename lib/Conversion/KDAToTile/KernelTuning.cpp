@@ -62,7 +62,8 @@ tile::TuningAttr kda::toTuningAttr(MLIRContext *ctx,
                                    const KernelTuning &tuning) {
   return tile::TuningAttr::get(
       ctx, tuning.numThreads, tuning.maxRegisters, tuning.maxLiveBytes,
-      tuning.blockK, tuning.speculateLoads, tuning.hoistAddresses,
+      tuning.blockK, tuning.blockV, tuning.speculateLoads,
+      tuning.hoistAddresses,
       tuning.mapping == TileMapping::registers
           ? tile::KernelMapping::registers
           : tile::KernelMapping::shared_memory,

@@ -57,9 +57,10 @@ static int64_t stateTileRows(int64_t k) {
   return k <= 128 ? 128 : 64;
 }
 
-/// Columns of V per program. 16 (twice the programs) ran 876 us and 64
-/// (with 8 warps) 702 us against 602 at the shape above.
-static constexpr int64_t kBV = 32;
+/// Columns of V per program, unless the kernel tuning's block_v says
+/// otherwise. 16 (twice the programs) ran 876 us and 64 (with 8 warps) 702
+/// us against 602 at the shape above.
+static constexpr int64_t kDefaultBV = 32;
 
 namespace {
 
@@ -81,6 +82,8 @@ struct StateScanKernel {
   int64_t kDim = 0, vDim = 0, bt = 0, numKTiles = 0;
   /// Rows of K per state tile (stateTileRows).
   int64_t kBK = 64;
+  /// Columns of V per program (the tuning's block_v, or kDefaultBV).
+  int64_t kBV = kDefaultBV;
   bool vkLayout = false;
   /// Element type of kg, w and h (and of q and Aqk), and of u and v_new
   /// (and of o).
@@ -390,14 +393,19 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   shape.stateRows = k;
   shape.sixteenBitDots = isSixteenBitFloat(kgType.getElementType()) &&
                          uType.getElementType() == kgType.getElementType();
-  func::FuncOp kernel = args.createKernel(
+  KernelTuning tuning =
       tuningOf(ctx,
                recurrent ? TunedKernel::chunkRecurrence
                : fused   ? TunedKernel::stateScanFused
                          : TunedKernel::stateScan,
-               shape));
+               shape);
+  // The kernel is built with the tuning's columns of V per program, and
+  // its tile.tuning records them.
+  const int64_t bv = tuning.blockV > 0 ? tuning.blockV : kDefaultBV;
+  tuning.blockV = bv;
+  func::FuncOp kernel = args.createKernel(tuning);
   OpBuilder b = kernelBuilder(kernel);
-  const int64_t numVTiles = (v + kBV - 1) / kBV;
+  const int64_t numVTiles = (v + bv - 1) / bv;
 
   // One flat grid axis: program = (sequence * HV + head) * nV + V tile.
   Value pid = tile::ProgramIdOp::create(b, loc, tile::Axis::x);
@@ -427,8 +435,9 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   }
   body.seq = seq;
   body.head = head;
+  body.kBV = bv;
   body.v0 = arith::MulIOp::create(b, loc, vTile,
-                                  arith::ConstantIndexOp::create(b, loc, kBV));
+                                  arith::ConstantIndexOp::create(b, loc, bv));
   body.kDim = k;
   body.vDim = v;
   body.bt = bt;

@@ -81,6 +81,7 @@ enum class TuningKey {
   maxRegisters,
   maxLiveBytes,
   blockK,
+  blockV,
   speculateLoads,
   hoistAddresses,
   stages,
@@ -110,6 +111,9 @@ void apply(KernelTuning &tuning, TuningKey key, int64_t value) {
     return;
   case TuningKey::blockK:
     tuning.blockK = value;
+    return;
+  case TuningKey::blockV:
+    tuning.blockV = value;
     return;
   case TuningKey::speculateLoads:
     tuning.speculateLoads = value != 0;
@@ -184,6 +188,7 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
           .Case("max_registers", TuningKey::maxRegisters)
           .Case("max_live_bytes", TuningKey::maxLiveBytes)
           .Case("block_k", TuningKey::blockK)
+          .Case("block_v", TuningKey::blockV)
           .Case("speculate_loads", TuningKey::speculateLoads)
           .Case("hoist_addresses", TuningKey::hoistAddresses)
           .Case("stages", TuningKey::stages)
@@ -192,8 +197,9 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
   if (!key)
     return overrideError(text, "no tuning key '" + keyName +
                                    "' (the keys: threads, max_registers, "
-                                   "max_live_bytes, block_k, speculate_loads, "
-                                   "hoist_addresses, stages, mapping)");
+                                   "max_live_bytes, block_k, block_v, "
+                                   "speculate_loads, hoist_addresses, stages, "
+                                   "mapping)");
   int64_t value;
   if (*key == TuningKey::mapping) {
     if (valueText != "registers" && valueText != "shared_memory")
@@ -221,13 +227,18 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
                                "to 255");
   if (*key == TuningKey::stages && value != 1 && value != 2)
     return overrideError(text, "stages must be 1 or 2");
-  if ((*key == TuningKey::maxLiveBytes || *key == TuningKey::blockK) &&
+  if ((*key == TuningKey::maxLiveBytes || *key == TuningKey::blockK ||
+       *key == TuningKey::blockV) &&
       value < 0)
     return overrideError(text, keyName + " must not be negative");
   if (*key == TuningKey::blockK && value != 0 &&
       (value < 8 || !llvm::isPowerOf2_64(value)))
     return overrideError(text, "block_k must be 0 or a power of 2 of at "
                                "least 8");
+  if (*key == TuningKey::blockV && value != 0 &&
+      (value < 8 || value > 128 || !llvm::isPowerOf2_64(value)))
+    return overrideError(text, "block_v must be 0 (the kernel's default) or "
+                               "a power of 2 from 8 to 128");
   return Override{std::move(kernels), *key, value};
 }
 } // namespace

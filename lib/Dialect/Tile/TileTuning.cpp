@@ -14,7 +14,7 @@ using namespace mlir::kda::tile;
 LogicalResult TuningAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t threads, int64_t maxRegisters,
                                  int64_t maxLiveBytes, int64_t blockK,
-                                 bool speculateLoads, bool hoistAddresses,
+                                 int64_t blockV, bool speculateLoads, bool hoistAddresses,
                                  KernelMapping mapping, int64_t stages) {
   if (threads < 1 || threads > kMaxThreads)
     return emitError() << "threads must be in [1, " << kMaxThreads
@@ -29,6 +29,10 @@ LogicalResult TuningAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (blockK < 0)
     return emitError() << "block_k must be at least 0 (0 for no K tiles), got "
                        << blockK;
+  if (blockV < 0)
+    return emitError() << "block_v must be at least 0 (0 when V is not "
+                          "split), got "
+                       << blockV;
   if (stages < 1 || stages > kMaxStages)
     return emitError() << "stages must be in [1, " << kMaxStages << "], got "
                        << stages;

@@ -106,7 +106,8 @@ tile::TuningAttr fuseTunings(MLIRContext *ctx,
     registers &= tuning.getMapping() == tile::KernelMapping::registers;
   }
   return tile::TuningAttr::get(ctx, threads, capped ? maxRegisters : 0,
-                               maxLiveBytes, /*block_k=*/0, speculate, hoist,
+                               maxLiveBytes, /*block_k=*/0, /*block_v=*/0,
+                               speculate, hoist,
                                registers ? tile::KernelMapping::registers
                                          : tile::KernelMapping::shared_memory,
                                /*stages=*/1);

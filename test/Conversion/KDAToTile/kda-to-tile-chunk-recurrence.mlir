@@ -14,7 +14,7 @@
 // CHECK: tile.launch @recurrence_chunk_recurrence_0 grid
 
 // CHECK: func.func @recurrence_chunk_recurrence_0(
-// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // CHECK: %[[S0:.*]] = tile.load %arg8[{{.*}}] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<128x32xf32>
 // CHECK: scf.for %[[C:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[S0]]) -> (tensor<128x32xf32>) {
 // CHECK:   %[[SR:.*]] = arith.truncf %[[S]] : tensor<128x32xf32> to tensor<128x32xbf16>

@@ -14,7 +14,7 @@
 // CHECK: tile.launch @fused_state_scan_output_0 grid [%{{.*}}, %{{.*}}, %{{.*}}] args(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8 :
 
 // CHECK: func.func @fused_state_scan_output_0(
-// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768, block_v = 32>}
 // CHECK: %[[HEAD:.*]] = arith.remui %{{.*}}, %c8 : index
 // CHECK: %[[QHEAD:.*]] = arith.divui %[[HEAD]], %c2 : index
 // CHECK: %[[S0:.*]] = tile.load %arg6[{{.*}}] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<128x32xf32>

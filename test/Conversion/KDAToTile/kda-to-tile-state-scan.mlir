@@ -16,7 +16,7 @@
 // CHECK: tile.launch @fixed_kv_state_scan_0 grid [%[[N]], %{{.*}}, %{{.*}}] args(%[[KG]], %[[W]], %[[U]], %[[G]], %[[H0]], %[[H]], %[[VN]], %[[HT]] :
 
 // CHECK: func.func @fixed_kv_state_scan_0(%[[KKG:[^:]*]]: memref<?x?x8x128xbf16>, %[[KW:[^:]*]]: memref<?x?x8x128xbf16>, %[[KU:[^:]*]]: memref<?x?x8x128xbf16>, %[[KGG:[^:]*]]: memref<?x?x8x128xf32>, %[[KH0:[^:]*]]: memref<?x8x128x128xf32>, %[[KH:[^:]*]]: memref<?x?x8x128x128xbf16>, %[[KVN:[^:]*]]: memref<?x?x8x128xbf16>, %[[KHT:[^:]*]]: memref<?x8x128x128xf32>)
-// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, block_v = 32>}
 // CHECK: %[[PID:.*]] = tile.program_id x
 // CHECK: %[[VT:.*]] = arith.remui %[[PID]], %c4 : index
 // CHECK: %[[BH:.*]] = arith.divui %[[PID]], %c4 : index

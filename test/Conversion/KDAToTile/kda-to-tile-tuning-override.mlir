@@ -49,7 +49,7 @@
 
 // SYNTAX: error: tuning-override 'inter_solve': expected KERNEL.KEY=VALUE, e.g. chunk_recurrence.threads=256
 // KERNEL: error: tuning-override 'solve.threads=64': no tuned kernel 'solve' (the kernels: l2norm, beta_activation, gate, gate_precomputed, intra_diag_exact, intra_diag_safe, inter_solve, inter_solve_safe, inter_solve_ieee_merge, wy_recompute, output, output_register_dots, state_scan, state_scan_fused, decay_apply, chunk_recurrence, chunk_stages)
-// KEY: error: tuning-override 'inter_solve.warps=4': no tuning key 'warps' (the keys: threads, max_registers, max_live_bytes, block_k, speculate_loads, hoist_addresses, stages, mapping)
+// KEY: error: tuning-override 'inter_solve.warps=4': no tuning key 'warps' (the keys: threads, max_registers, max_live_bytes, block_k, block_v, speculate_loads, hoist_addresses, stages, mapping)
 // VALUE: error: tuning-override 'inter_solve.threads=many': the value 'many' is not an integer, true or false
 // THREADS: error: tuning-override 'inter_solve.threads={{100|2048}}': threads must be a multiple of 32 from 32 to 1024
 // REGS: error: tuning-override 'inter_solve.max_registers=300': max_registers must be 0 (none) or from 24 to 255

@@ -69,15 +69,15 @@
 // shared memory with the fused state scan's tuning, as the state scan does
 // on either mapping.
 // TUNED-LABEL: func.func @recurrence_chunk_recurrence_0
-// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // TUNED-LABEL: func.func @scan_state_scan_0
-// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128>}
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, block_v = 32>}
 // TUNED-LABEL: func.func @recurrence_k64_chunk_recurrence_0
-// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768, block_v = 32>}
 // TUNED-LABEL: func.func @recurrence_f32_chunk_recurrence_0
-// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768, block_v = 32>}
 // SHARED-LABEL: func.func @recurrence_chunk_recurrence_0
-// SHARED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768>}
+// SHARED-SAME: tile.tuning = #tile.tuning<threads = 128, max_live_bytes = 32768, block_v = 32>}
 
 // mapping=recurrences-on-registers (kda-translate --register-recurrences):
 // the recurrences with their register tuning, every other kernel on shared
@@ -85,9 +85,9 @@
 // RECUR-LABEL: func.func @exact_inter_solve_0
 // RECUR-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>}
 // RECUR-LABEL: func.func @recurrence_chunk_recurrence_0
-// RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // RECUR-LABEL: func.func @scan_state_scan_0
-// RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, mapping = registers>}
+// RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, block_v = 32, mapping = registers>}
 
 // BAD: error: mapping must be 'tuned', 'registers', 'shared-memory' or 'recurrences-on-registers', got 'simt'
 

@@ -41,6 +41,13 @@ func.func @tuning_negative_block_k() attributes {tile.kernel, tile.tuning = #til
 
 // -----
 
+// expected-error @+1 {{block_v must be at least 0 (0 when V is not split), got -32}}
+func.func @tuning_negative_block_v() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, block_v = -32>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{stages must be in [1, 2], got 3}}
 func.func @tuning_three_stages() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, stages = 3>} {
   return

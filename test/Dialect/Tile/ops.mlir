@@ -572,8 +572,8 @@ func.func @unit_lower_inverse_buffers(%a: memref<8x8xf32>, %b: memref<8x8xf32>) 
 // one; parameters at their default value are left out when printed.
 
 // CHECK-LABEL: func.func @tuning_all
-// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_registers = 168, max_live_bytes = 32768, block_k = 16, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
-func.func @tuning_all() attributes {tile.kernel, tile.tuning = #tile.tuning<mapping = registers, stages = 2, threads = 64, block_k = 16, max_registers = 168, max_live_bytes = 32768, hoist_addresses = true, speculate_loads = true>} {
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_registers = 168, max_live_bytes = 32768, block_k = 16, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+func.func @tuning_all() attributes {tile.kernel, tile.tuning = #tile.tuning<mapping = registers, stages = 2, threads = 64, block_v = 32, block_k = 16, max_registers = 168, max_live_bytes = 32768, hoist_addresses = true, speculate_loads = true>} {
   return
 }
 
@@ -585,7 +585,7 @@ func.func @tuning_threads_only() attributes {tile.kernel, tile.tuning = #tile.tu
 
 // CHECK-LABEL: func.func @tuning_defaults_spelled
 // CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32>}
-func.func @tuning_defaults_spelled() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32, max_registers = 0, max_live_bytes = 0, block_k = 0, speculate_loads = false, hoist_addresses = false, mapping = shared_memory, stages = 1>} {
+func.func @tuning_defaults_spelled() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 32, max_registers = 0, max_live_bytes = 0, block_k = 0, block_v = 0, speculate_loads = false, hoist_addresses = false, mapping = shared_memory, stages = 1>} {
   return
 }
 

@@ -41,6 +41,15 @@
 // RUN: kda-run %t/s_vk_k60.kdab --cpu --batch 2 --seq-len 500 --heads 3 --value-heads 3 | FileCheck %s
 // RUN: kda-run %t/b_sigmoid_neg.kdab --cpu --batch 2 --seq-len 96 --heads 2 --value-heads 2 | FileCheck %s
 // RUN: kda-run %t/flashkda_flags.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,256,500,1000 --check-heads 6 | FileCheck %s
+// Other columns of V per program (the tuning's block_v): the chunk
+// recurrence at 64 (V = 100: a full tile and a masked one) and 16
+// (varlen), the state scan at 16 (K = 60, vk states).
+// RUN: kda-translate %t/t4_k100_f16.mlir --kda-to-bundle --no-cubin --tuning-override chunk_recurrence.block_v=64 -o %t/t4_k100_f16_bv64.kdab
+// RUN: kda-run %t/t4_k100_f16_bv64.kdab --cpu --batch 3 --seq-len 300 --heads 4 --value-heads 4 --gate-norm 0.1 --check-heads 4 | FileCheck %s
+// RUN: kda-translate %t/flashkda_flags.mlir --kda-to-bundle --no-cubin --tuning-override chunk_recurrence.block_v=16 -o %t/flashkda_flags_bv16.kdab
+// RUN: kda-run %t/flashkda_flags_bv16.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,256,500,1000 --check-heads 6 | FileCheck %s
+// RUN: kda-translate %t/s_vk_k60.mlir --kda-to-bundle --no-cubin --tuning-override state_scan.block_v=16,state_scan_fused.block_v=16 -o %t/s_vk_k60_bv16.kdab
+// RUN: kda-run %t/s_vk_k60_bv16.kdab --cpu --batch 2 --seq-len 500 --heads 3 --value-heads 3 | FileCheck %s
 // RUN: kda-run %t/kv_ne_f32.kdab --cpu --batch 1 --seq-len 129 --heads 1 --value-heads 2 | FileCheck %s
 // RUN: kda-run %t/v32_f32_states.kdab --cpu --batch 2 --seq-len 100 --heads 2 --value-heads 2 | FileCheck %s
 // RUN: kda-translate %t/v_k256_f16_safe.mlir --kda-to-bundle --no-cubin -o %t/v_k256_f16_safe.kdab

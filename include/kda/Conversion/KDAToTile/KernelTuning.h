@@ -100,6 +100,11 @@ struct KernelTuning {
   /// shared memory into two slots, the register tiles as loop-carried
   /// values.
   int64_t stages = 1;
+  /// Columns of V per program of kernels that split V over programs (the
+  /// state scans and the chunk recurrence); 0 for the others, or for their
+  /// default (block_v). Last, so that the tables' positional initializers
+  /// stay as they are.
+  int64_t blockV = 0;
 };
 
 /// The #tile.tuning attribute that records `tuning` on a kernel.
