@@ -11,7 +11,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <vector>
 
@@ -86,6 +85,20 @@ enum class TuningKey {
   hoistAddresses,
   stages,
   mapping,
+};
+
+/// Every key, by the name an override spells it with, in the order error
+/// messages list them.
+constexpr std::pair<llvm::StringLiteral, TuningKey> kKeys[] = {
+    {"threads", TuningKey::threads},
+    {"max_registers", TuningKey::maxRegisters},
+    {"max_live_bytes", TuningKey::maxLiveBytes},
+    {"block_k", TuningKey::blockK},
+    {"block_v", TuningKey::blockV},
+    {"speculate_loads", TuningKey::speculateLoads},
+    {"hoist_addresses", TuningKey::hoistAddresses},
+    {"stages", TuningKey::stages},
+    {"mapping", TuningKey::mapping},
 };
 
 /// One parsed `KERNEL.KEY=VALUE` entry.
@@ -182,24 +195,17 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
                                    "' (the kernels: " +
                                    llvm::join(names, ", ") + ")");
   }
-  std::optional<TuningKey> key =
-      llvm::StringSwitch<std::optional<TuningKey>>(keyName)
-          .Case("threads", TuningKey::threads)
-          .Case("max_registers", TuningKey::maxRegisters)
-          .Case("max_live_bytes", TuningKey::maxLiveBytes)
-          .Case("block_k", TuningKey::blockK)
-          .Case("block_v", TuningKey::blockV)
-          .Case("speculate_loads", TuningKey::speculateLoads)
-          .Case("hoist_addresses", TuningKey::hoistAddresses)
-          .Case("stages", TuningKey::stages)
-          .Case("mapping", TuningKey::mapping)
-          .Default(std::nullopt);
-  if (!key)
-    return overrideError(text, "no tuning key '" + keyName +
-                                   "' (the keys: threads, max_registers, "
-                                   "max_live_bytes, block_k, block_v, "
-                                   "speculate_loads, hoist_addresses, stages, "
-                                   "mapping)");
+  std::optional<TuningKey> key;
+  for (const auto &[name, k] : kKeys)
+    if (name == keyName)
+      key = k;
+  if (!key) {
+    std::vector<llvm::StringRef> names;
+    for (const auto &entry : kKeys)
+      names.push_back(entry.first);
+    return overrideError(text, "no tuning key '" + keyName + "' (the keys: " +
+                                   llvm::join(names, ", ") + ")");
+  }
   int64_t value;
   if (*key == TuningKey::mapping) {
     if (valueText != "registers" && valueText != "shared_memory")

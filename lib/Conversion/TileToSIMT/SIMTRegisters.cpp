@@ -207,10 +207,21 @@ Value shuffleInWarp(OpBuilder &b, Location loc, Value registers,
   return buildRegisters(b, loc, type, values);
 }
 
-/// True for element types a shuffle moves (16 or 32 bits).
-bool isShuffleable(RankedTensorType type) {
-  unsigned width = type.getElementType().getIntOrFloatBitWidth();
-  return width == 16 || width == 32;
+/// The result of a layout change from `srcType` to `dstType` (`dstToSrc`
+/// as in matchRegisters) gathered by shuffleInWarp, or failure when its
+/// elements are not 16 or 32 bits or cross warps (matchWarpShuffles).
+FailureOr<Value> shuffleLayoutChange(OpBuilder &b, Location loc,
+                                     Value registers, RankedTensorType srcType,
+                                     RankedTensorType dstType, int64_t numWarps,
+                                     CoordinateMap dstToSrc) {
+  unsigned width = srcType.getElementType().getIntOrFloatBitWidth();
+  if (width != 16 && width != 32)
+    return failure();
+  FailureOr<SmallVector<ShuffledRegister>> plan = matchWarpShuffles(
+      getLayout(srcType), getLayout(dstType), numWarps, dstToSrc);
+  if (failed(plan))
+    return failure();
+  return shuffleInWarp(b, loc, registers, *plan, getRegisterType(dstType));
 }
 
 /// True for 16-bit element types (what movmatrix moves).
@@ -253,14 +264,12 @@ struct ConvertLayoutInRegisters : OpConversionPattern<tile::ConvertLayoutOp> {
         return success();
       }
     }
-    if (warpShuffles && isShuffleable(srcType)) {
-      FailureOr<SmallVector<ShuffledRegister>> shuffles =
-          matchWarpShuffles(getLayout(srcType), getLayout(dstType), numWarps,
-                            identityCoordinates);
-      if (succeeded(shuffles)) {
-        rewriter.replaceOp(op, shuffleInWarp(rewriter, loc,
-                                             adaptor.getInput(), *shuffles,
-                                             getRegisterType(dstType)));
+    if (warpShuffles) {
+      FailureOr<Value> shuffled =
+          shuffleLayoutChange(rewriter, loc, adaptor.getInput(), srcType,
+                              dstType, numWarps, identityCoordinates);
+      if (succeeded(shuffled)) {
+        rewriter.replaceOp(op, *shuffled);
         return success();
       }
     }
@@ -304,13 +313,12 @@ struct TransInRegisters : OpConversionPattern<tile::TransOp> {
                                              getRegisterType(dstType)));
       return success();
     }
-    if (warpShuffles && isShuffleable(srcType)) {
-      FailureOr<SmallVector<ShuffledRegister>> shuffles = matchWarpShuffles(
-          getLayout(srcType), getLayout(dstType), numWarps, dstToSrc);
-      if (succeeded(shuffles)) {
-        rewriter.replaceOp(op, shuffleInWarp(rewriter, loc,
-                                             adaptor.getInput(), *shuffles,
-                                             getRegisterType(dstType)));
+    if (warpShuffles) {
+      FailureOr<Value> shuffled =
+          shuffleLayoutChange(rewriter, loc, adaptor.getInput(), srcType,
+                              dstType, numWarps, dstToSrc);
+      if (succeeded(shuffled)) {
+        rewriter.replaceOp(op, *shuffled);
         return success();
       }
     }

@@ -88,7 +88,8 @@ bool mayFollow(tile::LaunchOp last, tile::LaunchOp next) {
 /// if all of them ask for it; the register mapping if all of them ask for
 /// it, else the shared-memory mapping, which lowers any tile code for any
 /// thread count; one stage (no load pipelining across the bodies).
-/// `block_k` is left out: the bodies may use different widths.
+/// `block_k` and `block_v` are left out: the bodies may use different
+/// widths.
 tile::TuningAttr fuseTunings(MLIRContext *ctx,
                              ArrayRef<tile::TuningAttr> tunings) {
   int64_t threads = 0, maxRegisters = 0, maxLiveBytes = 0;
