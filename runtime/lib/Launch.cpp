@@ -10,6 +10,8 @@
 
 #include "Internal.h"
 
+#include <algorithm>
+
 namespace kda::rt {
 
 Status Program::Impl::getDriver(const Driver *&out) {
@@ -194,6 +196,11 @@ Status Program::prepare() const {
 }
 
 Status Program::launch(const LaunchArgs &args, void *stream) const {
+  return launchKernels(args, stream, 0, manifest().kernels.size());
+}
+
+Status Program::launchKernels(const LaunchArgs &args, void *stream,
+                              size_t first, size_t count) const {
   const Manifest &m = manifest();
   Plan plan;
   if (Status s = detail::validateLaunch(m, args, detail::CheckLevel::Full,
@@ -212,7 +219,9 @@ Status Program::launch(const LaunchArgs &args, void *stream) const {
   for (int i = 0; i < kMaxKernelParams; ++i)
     params[i] = &words[i];
   const size_t numArgs = m.args.size();
-  for (size_t k = 0; k < m.kernels.size(); ++k) {
+  first = std::min(first, m.kernels.size());
+  const size_t end = first + std::min(count, m.kernels.size() - first);
+  for (size_t k = first; k < end; ++k) {
     const KernelSpec &ks = m.kernels[k];
     const int64_t *grid = plan.grids[k];
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -297,12 +298,69 @@ void launchTests(Harness &h) {
   h.record("launch/destroy-unloads-module", st->moduleUnloads == unloads + 1);
 }
 
+/// launchKernels: a sub-range of a two-kernel bundle, clamped to its kernels.
+void launchRangeTests(Harness &h) {
+  MockInstance mock = freshMock("launch-range");
+  KdaMockState *st = mock.state;
+  // The full manifest with its kernel twice, the second as test_full_k2.
+  std::string manifest = kFullManifest;
+  size_t begin = manifest.find("kernel test_full_k");
+  size_t end = manifest.find("end-kernel", begin);
+  if (begin == std::string::npos || end == std::string::npos) {
+    h.record("launch-range/manifest", false, "no kernel block in kFullManifest");
+    return;
+  }
+  end += std::string("end-kernel\n").size();
+  std::string second = manifest.substr(begin, end - begin);
+  second.replace(0, std::string("kernel test_full_k").size(),
+                 "kernel test_full_k2");
+  manifest.insert(end, second);
+  auto p = load(makeBundle(manifest), mock.path);
+  if (!p || p->manifest().kernels.size() != 2) {
+    h.record("launch-range/two-kernels", false, "bundle did not load");
+    return;
+  }
+  FullArgs a(128, 2, 4, {0, 50, 128});
+  long launches = st->launches;
+  Status s = p->launchKernels(a.args(), nullptr, 1, 1);
+  h.record("launch-range/second-only",
+           s && st->launches == launches + 1 &&
+               std::strcmp(st->last.kernel, "test_full_k2") == 0,
+           s.message() + " " + st->last.kernel);
+  launches = st->launches;
+  s = p->launch(a.args(), nullptr);
+  h.record("launch-range/launch-runs-both",
+           s && st->launches == launches + 2 &&
+               std::strcmp(st->last.kernel, "test_full_k2") == 0,
+           s.message());
+  launches = st->launches;
+  s = p->launchKernels(a.args(), nullptr, 0, 1);
+  h.record("launch-range/first-only",
+           s && st->launches == launches + 1 &&
+               std::strcmp(st->last.kernel, "test_full_k") == 0,
+           s.message());
+  launches = st->launches;
+  Status past = p->launchKernels(a.args(), nullptr, 5, 1);
+  Status none = p->launchKernels(a.args(), nullptr, 0, 0);
+  Status many = p->launchKernels(a.args(), nullptr, 1, SIZE_MAX);
+  h.record("launch-range/clamped", past && none && many &&
+                                       st->launches == launches + 1,
+           std::to_string(st->launches - launches) + " launches");
+  // A sub-range still validates every argument first.
+  FullArgs bad(128, 3, 4, {0, 128});
+  launches = st->launches;
+  h.record("launch-range/validates",
+           !p->launchKernels(bad.args(), nullptr, 1, 1) &&
+               st->launches == launches);
+}
+
 } // namespace
 
 void runDriverTests(Harness &h) {
   missingDriverTests(h);
   moduleTests(h);
   launchTests(h);
+  launchRangeTests(h);
 }
 
 } // namespace kda::rt::test

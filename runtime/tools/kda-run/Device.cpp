@@ -121,10 +121,14 @@ Status GpuSession::download(std::vector<HostTensor> &host) {
 }
 
 Status GpuSession::bench(const rt::LaunchArgs &args, int &runs, double &median,
-                         double &min, double &max) {
+                         double &min, double &max, size_t first,
+                         size_t count) {
+  auto launch = [&] {
+    return program->launchKernels(args, stream, first, count);
+  };
   // Warm-up, and one timed run to size the loop.
   for (int i = 0; i < 3; ++i)
-    if (Status s = program->launch(args, stream); !s)
+    if (Status s = launch(); !s)
       return s;
   std::vector<rt::cu::CUevent> events;
   auto cleanup = [&] {
@@ -153,7 +157,7 @@ Status GpuSession::bench(const rt::LaunchArgs &args, int &runs, double &median,
   }
   float ms = 0;
   d->cuEventRecord(events[0], stream);
-  (void)program->launch(args, stream);
+  (void)launch();
   d->cuEventRecord(events[1], stream);
   if (Status s = waitFor(events[1]); !s) {
     cleanup();
@@ -176,7 +180,7 @@ Status GpuSession::bench(const rt::LaunchArgs &args, int &runs, double &median,
   for (int i = 0; i < runs; ++i) {
     d->cuMemsetD8Async(flush, static_cast<unsigned char>(i), flushBytes, stream);
     d->cuEventRecord(events[2 * i], stream);
-    if (Status s = program->launch(args, stream); !s) {
+    if (Status s = launch(); !s) {
       cleanup();
       return s;
     }

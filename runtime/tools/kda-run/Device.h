@@ -7,6 +7,7 @@
 
 #include "kda/Runtime/Program.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,11 @@ public:
   /// Copies the outputs back.
   rt::Status download(std::vector<HostTensor> &host);
   /// Median, min and max milliseconds of `runs` timed launches (CUDA events
-  /// around each, L2 flushed before each), after warm-up.
+  /// around each, L2 flushed before each), after warm-up. With `count`
+  /// given, each launch runs only the kernels [first, first + count).
   rt::Status bench(const rt::LaunchArgs &args, int &runs, double &median,
-                   double &min, double &max);
+                   double &min, double &max, size_t first = 0,
+                   size_t count = SIZE_MAX);
 
 private:
   rt::Status alloc(size_t bytes, rt::cu::CUdeviceptr &ptr);

@@ -14,7 +14,8 @@ const char *usage() {
   return "usage: kda-run BUNDLE --batch N --seq-len T --heads H --value-heads HV\n"
          "               [--cu-seqlens 0,a,b,...] [--seed S] [--dtype bf16|f16|f32]\n"
          "               [--mask-p P] [--gate-norm X]\n"
-         "               [--cpu] [--bench] [--no-check] [--check-heads N]\n"
+         "               [--cpu] [--bench] [--bench-kernels] [--no-check]\n"
+         "               [--check-heads N]\n"
          "               [--inject-error] [--inputs DIR] [--outputs DIR]\n"
          "\n"
          "Runs a kernel bundle on inputs made like fla's tests (or read from\n"
@@ -33,6 +34,9 @@ const char *usage() {
          "                     (default 1)\n"
          "  --cpu              run the bundle's CPU build instead of the GPU\n"
          "  --bench            time >= 50 runs (CUDA events) and report GB/s\n"
+         "  --bench-kernels    --bench, then time each kernel alone the same\n"
+         "                     way (GPU only; the workspace holds the earlier\n"
+         "                     kernels' results)\n"
          "  --no-check         skip the reference (outputs are still checked\n"
          "                     for NaN/Inf and unwritten elements)\n"
          "  --check-heads N    check N random (sequence, head) pairs only\n"
@@ -111,7 +115,8 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
         "--batch",  "--seq-len", "--heads",       "--value-heads",
         "--cu-seqlens", "--seed", "--dtype",  "--mask-p",
         "--gate-norm",  "--check-heads", "--inputs", "--outputs"};
-    static const char *const boolFlags[] = {"--cpu", "--bench", "--no-check",
+    static const char *const boolFlags[] = {"--cpu", "--bench",
+                                            "--bench-kernels", "--no-check",
                                             "--inject-error"};
     bool takesValue = false, known = false;
     for (const char *f : valueFlags)
@@ -137,6 +142,8 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
         o.cpu = true;
       else if (name == "--bench")
         o.bench = true;
+      else if (name == "--bench-kernels")
+        o.bench = o.benchKernels = true;
       else if (name == "--no-check")
         o.noCheck = true;
       else
@@ -231,6 +238,10 @@ bool parseOptions(int argc, char **argv, Options &o, std::string &error) {
   }
   if (o.noCheck && o.injectError) {
     error = "--no-check and --inject-error exclude each other";
+    return false;
+  }
+  if (o.cpu && o.benchKernels) {
+    error = "--bench-kernels times GPU kernels; it does not go with --cpu";
     return false;
   }
   return true;

@@ -25,6 +25,9 @@ struct Options {
   double gateNorm = 1.0;
   bool cpu = false;
   bool bench = false;
+  /// Also time each kernel of the bundle alone (--bench-kernels; implies
+  /// --bench).
+  bool benchKernels = false;
   bool noCheck = false;
   /// Add 1.0 to one checked output element before the check (--inject-error).
   bool injectError = false;

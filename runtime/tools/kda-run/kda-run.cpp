@@ -3,7 +3,7 @@
 // kda-run BUNDLE --batch N --seq-len T --heads H --value-heads HV
 //         [--cu-seqlens 0,a,b,...] [--seed S] [--dtype bf16|f16|f32]
 //         [--mask-p P] [--gate-norm X]
-//         [--cpu] [--bench] [--no-check] [--check-heads N]
+//         [--cpu] [--bench] [--bench-kernels] [--no-check] [--check-heads N]
 //         [--inject-error] [--inputs DIR] [--outputs DIR]
 //
 // Loads the bundle with libkda_runtime, makes inputs the way fla's tests do
@@ -226,6 +226,18 @@ int runMain(int argc, char **argv) {
                   "%.4f ms); CUDA events, L2 flushed before each run\n",
                   median, runs, min, max);
       printBandwidth(bytes, median, true);
+    }
+    if (opt.benchKernels) {
+      // Each kernel alone, on the workspace the full runs above left.
+      for (size_t k = 0; k < m.kernels.size(); ++k) {
+        int runs = 0;
+        double median = 0, min = 0, max = 0;
+        if (rt::Status s = gpu.bench(la, runs, median, min, max, k, 1); !s)
+          return fail(s.message());
+        std::printf("bench: kernel %zu %s: median %.4f ms over %d runs (min "
+                    "%.4f ms, max %.4f ms)\n",
+                    k, m.kernels[k].name.c_str(), median, runs, min, max);
+      }
     }
   }
 

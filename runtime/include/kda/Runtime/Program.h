@@ -102,6 +102,12 @@ public:
   /// default stream). Kernels whose grid has a zero extent are skipped.
   Status launch(const LaunchArgs &args, void *stream) const;
 
+  /// Like launch(), but launches only the kernels [first, first + count) of
+  /// the manifest (clamped to its kernel count), e.g. to time one kernel of a
+  /// forward whose earlier kernels have already filled the workspace.
+  Status launchKernels(const LaunchArgs &args, void *stream, size_t first,
+                       size_t count) const;
+
   /// Runs the bundle's cpu section on host tensors (same validation; the
   /// workspace is not used). Unsupported when the bundle has none.
   Status runCpu(const LaunchArgs &args) const;
