@@ -10,15 +10,20 @@
 // from a dot's result (a recurrence), the warps go along N instead, so
 // that each warp keeps its own columns of the whole chain. Layouts then spread until nothing changes:
 // forward (an elementwise result and a scan take their operands' layout, a reduction
-// the slice of its input's, a transpose the permuted input's, a loop
-// result its initial value's) and backward (a value nobody has placed yet
-// takes the layout its first user asks for: an elementwise op or a scan
-// the result's, a dot its operand layout, a broadcast the slice of the
-// result's, a transpose the permuted result's, a loop its iter_arg's).
-// Tiles still without a layout (say a load that only a store reads) take
-// a coalesced layout (16 bytes per lane along the last dimension), and
-// spreading resumes. Where a use needs another layout than its operand
-// has, a tile.convert_layout goes before it.
+// the slice of its input's, a broadcast its input's with each new
+// dimension on lanes the input leaves free, a transpose the permuted
+// input's, a loop result its initial value's) and backward (a value nobody
+// has placed yet takes the layout its first user asks for: an elementwise
+// op or a scan the result's, a dot its operand layout, a broadcast the
+// slice of the result's, a transpose the permuted result's, a loop its
+// iter_arg's). Tiles still without a layout take a coalesced layout (16
+// bytes per lane along the last dimension), loads first, then other
+// computed tiles, and splats, iotas, triangular masks and empty tiles
+// (made in any layout for free) last, so that those take their users'
+// layouts: a loop-carried accumulator that starts as zeros, the layout of
+// what each trip adds to it. Spreading resumes after each. Where a use
+// needs another layout than its operand has, a tile.convert_layout goes
+// before it.
 //
 // f32 dots (tf32 or tf32x3 precision) take the layouts of the tf32
 // m16n8k8 mma.sync; the inputs and results of tile.unit_lower_inverse
@@ -221,6 +226,52 @@ DistLayoutAttr getBroadcastInputLayout(tile::BroadcastOp broadcast,
   return result;
 }
 
+/// The layout of a broadcast's result that keeps its input's layout on the
+/// input's dimensions and spreads each new dimension over the lanes no
+/// input dimension takes (the lowest free lane id bits, as many as its size
+/// needs and the free bits allow), the rest of it in registers: the
+/// inverse of a slice that moves no element between threads. Null where a
+/// new dimension's size is not a power of 2.
+DistLayoutAttr getBroadcastResultLayout(tile::BroadcastOp broadcast,
+                                        DistLayoutAttr input) {
+  RankedTensorType type = getTileType(broadcast.getResult());
+  SmallVector<int64_t> dims(broadcast.getDims());
+  llvm::sort(dims);
+  SmallVector<int64_t> warps(input.getWarps()), batch(input.getBatch()),
+      outer(input.getOuter()), lanes(input.getLanes()),
+      elems(input.getElems()), laneStrides(input.getLaneStrides()),
+      warpStrides(input.getWarpStrides());
+  uint64_t usedLaneBits = 0;
+  for (auto [count, stride] : llvm::zip(lanes, laneStrides))
+    usedLaneBits |= (uint64_t(count) - 1) * uint64_t(stride);
+  for (int64_t d : dims) {
+    int64_t size = type.getDimSize(d);
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return {};
+    // The lowest free lane bit, and the free bits just above it.
+    int64_t low = 0;
+    while (low < llvm::Log2_64(kWarpSize) && (usedLaneBits >> low & 1))
+      ++low;
+    int64_t count = 1;
+    while (count < size && low + llvm::Log2_64(count) <
+                               static_cast<int64_t>(llvm::Log2_64(kWarpSize)) &&
+           !(usedLaneBits >> (low + llvm::Log2_64(count)) & 1))
+      count *= 2;
+    int64_t stride = int64_t(1) << std::min<int64_t>(
+                         low, llvm::Log2_64(kWarpSize) - 1);
+    usedLaneBits |= (uint64_t(count) - 1) * uint64_t(stride);
+    warps.insert(warps.begin() + d, 1);
+    batch.insert(batch.begin() + d, 1);
+    outer.insert(outer.begin() + d, 1);
+    lanes.insert(lanes.begin() + d, count);
+    elems.insert(elems.begin() + d, size / count);
+    laneStrides.insert(laneStrides.begin() + d, count > 1 ? stride : 1);
+    warpStrides.insert(warpStrides.begin() + d, 1);
+  }
+  return DistLayoutAttr::get(broadcast.getContext(), warps, batch, outer,
+                             lanes, elems, laneStrides, warpStrides);
+}
+
 /// The largest tile (in bytes) a use reads again from memory in the layout
 /// it needs rather than have it converted: the reload hits the cache, and
 /// one or two accesses per thread cost less than a trip through shared
@@ -259,6 +310,16 @@ bool readsSameBefore(tile::LoadOp load, Operation *user) {
   return ancestor == user || !mayWriteMemory(ancestor);
 }
 
+/// True when `op` makes a tile that is as cheap in any layout: a splat, an
+/// empty tile, an iota or a splat constant.
+bool isMadeForFree(Operation *op) {
+  if (isa<tile::SplatOp, tensor::EmptyOp, tile::IotaOp, tile::TriMaskOp>(op))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return isa<SplatElementsAttr>(constant.getValue());
+  return false;
+}
+
 /// True when `v`, read by `user`, is cheaper made again in another layout
 /// than converted: a splat, empty tile, iota or splat constant; a load of
 /// at most kReloadedTileBytes that nothing may have overwritten by then;
@@ -268,10 +329,8 @@ bool isRematerializable(Value v, Operation *user, int64_t ops = 1) {
   Operation *def = v.getDefiningOp();
   if (!def || ops > kRematerializedOps)
     return false;
-  if (isa<tile::SplatOp, tensor::EmptyOp, tile::IotaOp>(def))
+  if (isMadeForFree(def))
     return true;
-  if (auto constant = dyn_cast<arith::ConstantOp>(def))
-    return isa<SplatElementsAttr>(constant.getValue());
   if (auto load = dyn_cast<tile::LoadOp>(def)) {
     RankedTensorType type = getTileType(load.getResult());
     return type.getNumElements() *
@@ -531,6 +590,12 @@ bool LayoutAssignment::spreadForward(Operation *op) {
       return place(reduce.getResult(), input.getSlice(reduce.getDim()));
     return false;
   }
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
+    if (DistLayoutAttr input = layouts.lookup(broadcast.getInput()))
+      return place(broadcast.getResult(),
+                   getBroadcastResultLayout(broadcast, input));
+    return false;
+  }
   if (auto trans = dyn_cast<tile::TransOp>(op)) {
     if (DistLayoutAttr input = layouts.lookup(trans.getInput())) {
       return place(trans.getResult(),
@@ -606,16 +671,31 @@ void LayoutAssignment::run() {
       for (Operation *op : llvm::reverse(ops))
         changed |= spreadBackward(op);
     }
-    // The first tile still without a layout takes a coalesced one.
+    // The first tile still without a layout takes a coalesced one; splats,
+    // iotas and empty tiles (made in any layout for free) only when
+    // nothing else is left, so that they take their users' layouts (a
+    // loop-carried accumulator that starts as zeros, the layout of what
+    // the loop adds to it, not a coalesced one that every trip would
+    // convert to).
     Value unplaced;
-    for (Operation *op : ops) {
-      for (Region &region : op->getRegions())
-        for (BlockArgument arg : region.getArguments())
-          if (!unplaced && getTileType(arg) && !layouts.count(arg))
-            unplaced = arg;
-      for (Value result : op->getResults())
-        if (!unplaced && getTileType(result) && !layouts.count(result))
-          unplaced = result;
+    enum Seeds { loads, madeAtCost, any };
+    for (Seeds seeds : {loads, madeAtCost, any}) {
+      for (Operation *op : ops) {
+        if (seeds == any)
+          for (Region &region : op->getRegions())
+            for (BlockArgument arg : region.getArguments())
+              if (!unplaced && getTileType(arg) && !layouts.count(arg))
+                unplaced = arg;
+        bool candidate = seeds == loads ? isa<tile::LoadOp>(op)
+                         : seeds == madeAtCost ? !isMadeForFree(op)
+                                               : true;
+        if (candidate)
+          for (Value result : op->getResults())
+            if (!unplaced && getTileType(result) && !layouts.count(result))
+              unplaced = result;
+        if (unplaced)
+          break;
+      }
       if (unplaced)
         break;
     }

@@ -371,3 +371,39 @@ func.func @partial_warp(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
 // CHAIN-COUNT-1: tile.convert_layout
 // CHAIN-NOT: tile.convert_layout
 // CHAIN: return
+
+// -----
+
+// Loads seed the layouts before anything else, and a broadcast's result
+// takes its input's layout, the new dimension on the lanes no input
+// dimension takes: the row sums of a coalesced [16, 128] tile (rows over
+// the 4 warps and 4 register blocks, the 32 lanes along the row) broadcast
+// to [16, 16] keep those rows and spread the 16 columns over 16 lanes. A
+// loop-carried accumulator that starts as zeros (made in any layout for
+// free) takes the layout of what each trip adds, so the loop converts
+// nothing; the zeros are made in that layout.
+// REMARK: remark: @{{.*}} runs on registers
+// CHECK-LABEL: func.func @accumulated_row_sums
+// CHECK: %[[Z:.*]] = tile.splat {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [4, 1], batch = [4, 1], outer = [1, 1], lanes = [1, 16], elems = [1, 1], lane_strides = [32, 1], warp_strides = [1, 1]>>
+// CHECK-NOT: tile.convert_layout
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]])
+// CHECK: tile.reduce add {{.*}} -> tensor<16xf32, #tile.dist<warps = [4], batch = [4], outer = [1], lanes = [1], elems = [1], lane_strides = [32], warp_strides = [1]>>
+// CHECK-NEXT: tile.broadcast {{.*}} -> tensor<16x16xf32, #tile.dist<warps = [4, 1], batch = [4, 1], outer = [1, 1], lanes = [1, 16], elems = [1, 1], lane_strides = [32, 1], warp_strides = [1, 1]>>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store
+func.func @accumulated_row_sums(%x: memref<16x128xf32>, %y: memref<16x16xf32>, %n: index)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : f32 -> tensor<16x16xf32>
+  %sums = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<16x16xf32>) {
+    %rows = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x128xf32> -> tensor<16x128xf32>
+    %s = tile.reduce add %rows dim 1 : tensor<16x128xf32> -> tensor<16xf32>
+    %b = tile.broadcast %s dims [1] : tensor<16xf32> -> tensor<16x16xf32>
+    %next = arith.addf %acc, %b : tensor<16x16xf32>
+    scf.yield %next : tensor<16x16xf32>
+  }
+  tile.store %sums, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}
