@@ -44,6 +44,11 @@ ForwardForm mlir::kda::preferredForwardForm(ModuleOp module) {
   form.stages.chunkSize = kRecurrentChunkSize;
   form.stages.recurrence = true;
   form.stages.chunkKernels = true;
+  // l2norm and the beta sigmoid (when the program has them) in the fused
+  // per-chunk kernel, which runs on registers (preferredMapping in
+  // KernelTuning.cpp): FlashKDA's flags at B=1 T=8192 H=96, 2.424 against
+  // 2.531 ms in kernels of their own (H100, docs/performance.md).
+  form.stages.preprocessing = true;
   // Measured with static head counts (1-8 % faster). With dynamic ones the
   // chunk recurrence's addresses take more registers and, at its cap of
   // 168, ptxas 13.0 spills 92 bytes with duplicated operands against 4

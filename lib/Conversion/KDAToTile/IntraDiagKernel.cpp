@@ -502,7 +502,12 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
                     IntraDiagKernel body(kernel, loc, *args, op, tuning);
                     body.exactQuarters = ctx.exactDiagonalQuarters;
                     body.exactFactoring = ctx.exactDiagonalFactoring;
-                    body.exactRows = ctx.exactDiagonalRows;
+                    // The register mapping takes 2-D tiles only: there the
+                    // exact path forms its decays by key rows.
+                    body.exactRows =
+                        ctx.exactDiagonalRows ||
+                        (tuning.mapping == TileMapping::registers &&
+                         !ctx.exactDiagonalQuarters);
                     body.build();
                   });
   return success();

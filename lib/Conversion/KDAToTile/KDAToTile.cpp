@@ -559,6 +559,21 @@ struct ConvertKDAToTilePass
       return {};
     };
 
+    // The fused per-chunk stages ask for their mapping with the forward's
+    // chunk recurrence: its K and whether its dots take 16-bit operands.
+    KernelShape fusedChunkStageShape;
+    fusedChunkStageShape.fusedChunkStage = true;
+    if (fusableChunkStages)
+      for (auto recurrence : body.getOps<ChunkRecurrenceOp>()) {
+        auto kg = cast<ShapedType>(recurrence.getKg().getType());
+        Type element = kg.getElementType();
+        fusedChunkStageShape.stateRows = kg.getDimSize(kg.getRank() - 1);
+        fusedChunkStageShape.sixteenBitDots =
+            isSixteenBitFloat(element) &&
+            getElementTypeOrSelf(recurrence.getV().getType()) == element;
+        break;
+      }
+
     unsigned counter = 0;
     for (Operation &op : body.without_terminator()) {
       programParts.push_back(op.getName().stripDialect().str());
@@ -579,7 +594,8 @@ struct ConvertKDAToTilePass
                        exactDiagonalFactoring,
                        exactDiagonalRows,
                        describe,
-                       addKey};
+                       addKey,
+                       fusedChunkStageShape};
       LogicalResult result =
           llvm::TypeSwitch<Operation *, LogicalResult>(&op)
               .Case<L2NormOp, BetaActivationOp, GateCumsumOp, IntraDiagOp,

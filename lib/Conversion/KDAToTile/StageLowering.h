@@ -83,6 +83,10 @@ struct StageContext {
       describe;
   /// Records a specialization-key entry of the program.
   function_ref<void(StringRef key, StringRef value)> addKey;
+  /// With fusableChunkStages, the shape the per-chunk stages ask the target
+  /// for their mapping with (KernelShape::fusedChunkStage, the K and
+  /// operand types of the function's chunk recurrence).
+  KernelShape fusedChunkStageShape = {};
 };
 
 /// The width of the tiles of a feature dimension of `dim` columns: `max`,
@@ -101,15 +105,19 @@ bool isRecurrenceKernel(TunedKernel kernel);
 
 /// The tuning of `kernel`, whose buffers have the shape traits `shape`, for
 /// the mapping its tiles will get: registers for a recurrence kernel with
-/// recurrencesOnRegisters; the pass's; shared memory for a per-chunk stage
-/// built for a fused kernel (fusableChunkStages); else the one the target's
-/// tuning prefers for it.
+/// recurrencesOnRegisters; the pass's; for a per-chunk stage built for a
+/// fused kernel (fusableChunkStages, and l2norm and beta_activation built
+/// into it), the one the target prefers for the fused kernel's stages
+/// (ctx.fusedChunkStageShape); else the one it prefers for the kernel.
 inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
                              const KernelShape &shape = {}) {
   if (ctx.recurrencesOnRegisters && isRecurrenceKernel(kernel))
     return ctx.target.getKernelTuning(kernel, TileMapping::registers);
-  if (!ctx.mapping && ctx.fusableChunkStages && isChunkStageKernel(kernel))
-    return ctx.target.getKernelTuning(kernel, TileMapping::sharedMemory);
+  if (!ctx.mapping && ctx.fusableChunkStages &&
+      (isChunkStageKernel(kernel) || ctx.chunkGate))
+    return ctx.target.getKernelTuning(
+        kernel,
+        ctx.target.getPreferredMapping(kernel, ctx.fusedChunkStageShape));
   return ctx.target.getKernelTuning(
       kernel,
       ctx.mapping.value_or(ctx.target.getPreferredMapping(kernel, shape)));

@@ -247,10 +247,22 @@ static bool chunkRecurrenceOnRegisters(int64_t stateRows, bool sixteenBitDots) {
 /// 3.114 against 2.994 ms (2026-12-02). The recurrent form's recurrence
 /// runs on registers: at chunk 16, B=1, T=8192, H=HV=96 its forward ran
 /// 2.708 ms against 3.36 on shared memory on an H200 (2026-12-04), before
-/// the register tuning of chunkRecurrenceTuning. The other kernels have no
-/// register version that wins yet.
+/// the register tuning of chunkRecurrenceTuning. The fused per-chunk
+/// kernel of that form follows its recurrence (below). The staged kernels
+/// other than inter_solve have no register version that wins yet.
 static TileMapping preferredMapping(TunedKernel kernel,
                                     const KernelShape &shape) {
+  // The recurrent forward's fused per-chunk kernel runs on registers where
+  // its chunk recurrence does (K = 128 bf16, H100, B=1 T=8192 H=HV=96,
+  // beside fla, docs/performance.md 2026-12-06 (third)): 2.155 against
+  // 2.164 ms with fla's flags (the exact diagonal blocks by key rows), and
+  // with FlashKDA's flags, l2norm and the beta sigmoid in it
+  // (fuse-preprocessing, preferredForwardForm), 2.424 against 2.531 ms for
+  // the shared-memory kernel and their own two kernels.
+  if (shape.fusedChunkStage)
+    return chunkRecurrenceOnRegisters(shape.stateRows, shape.sixteenBitDots)
+               ? TileMapping::registers
+               : TileMapping::sharedMemory;
   switch (kernel) {
   case TunedKernel::interSolve:
   case TunedKernel::interSolveSafe:

@@ -124,6 +124,10 @@ struct KernelShape {
   int64_t stateRows = 0;
   /// Their dots take 16-bit operands (bf16 or f16 I/O of one type).
   bool sixteenBitDots = false;
+  /// A per-chunk stage (or l2norm, beta_activation) built as a part of the
+  /// recurrent forward's fused per-chunk kernel; stateRows and
+  /// sixteenBitDots then describe the forward's chunk recurrence.
+  bool fusedChunkStage = false;
 };
 
 /// A target's choices for the kernels convert-kda-to-tile builds.
