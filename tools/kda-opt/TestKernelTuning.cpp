@@ -19,7 +19,8 @@ namespace {
 struct UniformKernelTuning : KernelTuningTarget {
   KernelTuning getKernelTuning(TunedKernel,
                                TileMapping mapping) const override {
-    KernelTuning tuning{/*numThreads=*/32};
+    KernelTuning tuning;
+    tuning.numThreads = 32;
     tuning.blockK = 16;
     tuning.mapping = mapping;
     return tuning;

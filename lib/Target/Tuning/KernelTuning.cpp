@@ -14,16 +14,25 @@
 
 using namespace mlir::kda;
 
+/// A tuning of `numThreads` threads per program, every other field at its
+/// default; the tables below set the fields they change by name.
+static KernelTuning withThreads(int64_t numThreads) {
+  KernelTuning tuning;
+  tuning.numThreads = numThreads;
+  return tuning;
+}
+
 /// l2norm and beta_activation: 4 warps per program.
-static KernelTuning preprocessTuning() { return {/*numThreads=*/128}; }
+static KernelTuning preprocessTuning() { return withThreads(128); }
 
 /// The gate chunk sum: 4 warps per program. Tiles of 64 columns instead of
 /// 32 ran the precomputed gate 227 -> 205 us and the gate computed in the
 /// kernel 204 -> 222 us (16: 202 -> 234 us), at B=1, T=8192, H=HV=96,
 /// K=128.
 static KernelTuning gateTuning(bool precomputed) {
-  return {/*numThreads=*/128, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
-          /*blockK=*/precomputed ? 64 : 32};
+  KernelTuning tuning = withThreads(128);
+  tuning.blockK = precomputed ? 64 : 32;
+  return tuning;
 }
 
 /// intra_diag: 2 warps on the exact path, 1 on the safe_gate path. Fewer
@@ -43,11 +52,8 @@ static KernelTuning gateTuning(bool precomputed) {
 /// ran 695 -> 612 us (ptxas 240 -> 144 registers); with static heads 550
 /// -> 554 us (B=1, T=8192, H=HV=96, K=128, bf16, whole forward).
 static KernelTuning intraDiagTuning(bool safeGate) {
-  KernelTuning tuning{/*numThreads=*/64, /*maxRegisters=*/0,
-                      /*maxLiveBytes=*/0, /*blockK=*/128};
-  if (safeGate)
-    tuning = {/*numThreads=*/32, /*maxRegisters=*/0, /*maxLiveBytes=*/0,
-              /*blockK=*/32};
+  KernelTuning tuning = withThreads(safeGate ? 32 : 64);
+  tuning.blockK = safeGate ? 32 : 128;
   tuning.hoistAddresses = true;
   return tuning;
 }
@@ -84,10 +90,10 @@ static KernelTuning intraDiagTuning(bool safeGate) {
 /// dynamic head counts 703 -> 675 us.
 static KernelTuning interSolveTuning(TileMapping mapping) {
   const bool registers = mapping == TileMapping::registers;
-  KernelTuning tuning{/*numThreads=*/64,
-                      /*maxRegisters=*/registers ? 168 : 128,
-                      /*maxLiveBytes=*/0, /*blockK=*/registers ? 16 : 32,
-                      /*speculateLoads=*/true};
+  KernelTuning tuning = withThreads(64);
+  tuning.maxRegisters = registers ? 168 : 128;
+  tuning.blockK = registers ? 16 : 32;
+  tuning.speculateLoads = true;
   tuning.hoistAddresses = true;
   return tuning;
 }
@@ -100,7 +106,9 @@ static KernelTuning interSolveTuning(TileMapping mapping) {
 /// -> 446 us with a dynamic batch (ptxas spills 88 bytes at 128), 480 ->
 /// 503 with dynamic head counts; it keeps the memref lowering's addresses.
 static KernelTuning wyRecomputeTuning() {
-  return {/*numThreads=*/128, /*maxRegisters=*/128};
+  KernelTuning tuning = withThreads(128);
+  tuning.maxRegisters = 128;
+  return tuning;
 }
 
 /// output: 4 warps per program. With every dot in registers the loaded
@@ -108,8 +116,9 @@ static KernelTuning wyRecomputeTuning() {
 /// wait for the first compute rather than hold all six tiles at once, at
 /// most 64 KiB of them (3 blocks per SM instead of 2).
 static KernelTuning outputTuning(bool registerDots) {
-  return {/*numThreads=*/128, /*maxRegisters=*/0,
-          /*maxLiveBytes=*/registerDots ? 64 * 1024 : 0};
+  KernelTuning tuning = withThreads(128);
+  tuning.maxLiveBytes = registerDots ? 64 * 1024 : 0;
+  return tuning;
 }
 
 /// state_scan: 4 warps per program (2 and 8 ran 611 and 836 us against 602
@@ -128,13 +137,14 @@ static KernelTuning outputTuning(bool registerDots) {
 /// default forward slower at B=1 T=8192 H=96 (docs/performance.md), and
 /// faster only where a few programs run per SM.
 static KernelTuning stateScanTuning(bool fused) {
-  return {/*numThreads=*/128, /*maxRegisters=*/0,
-          /*maxLiveBytes=*/fused ? 32 * 1024 : 0};
+  KernelTuning tuning = withThreads(128);
+  tuning.maxLiveBytes = fused ? 32 * 1024 : 0;
+  return tuning;
 }
 
 /// The recurrent form (kda-fuse-recurrence): decay_apply, elementwise over
 /// [BT, 64] tiles, takes wy_recompute's 4 warps without a register cap.
-static KernelTuning decayApplyTuning() { return {/*numThreads=*/128}; }
+static KernelTuning decayApplyTuning() { return withThreads(128); }
 
 /// The recurrence of the recurrent form (kda.chunk_recurrence): the fused
 /// scan's 4 warps, its loads moving up only as far as 32 KiB of live tiles

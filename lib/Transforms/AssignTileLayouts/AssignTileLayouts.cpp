@@ -671,12 +671,13 @@ void LayoutAssignment::run() {
       for (Operation *op : llvm::reverse(ops))
         changed |= spreadBackward(op);
     }
-    // The first tile still without a layout takes a coalesced one; splats,
-    // iotas and empty tiles (made in any layout for free) only when
+    // The first tile still without a layout takes a coalesced one: a
+    // load's result first, then any other computed tile, and splats,
+    // iotas, masks and empty tiles (made in any layout for free) only when
     // nothing else is left, so that they take their users' layouts (a
     // loop-carried accumulator that starts as zeros, the layout of what
     // the loop adds to it, not a coalesced one that every trip would
-    // convert to).
+    // convert to); block arguments with the last group.
     Value unplaced;
     enum Seeds { loads, madeAtCost, any };
     for (Seeds seeds : {loads, madeAtCost, any}) {

@@ -74,8 +74,9 @@ enum class TunedKernel {
 /// attribute (toTuningAttr); the field comments name the attribute's
 /// parameters.
 struct KernelTuning {
-  /// Threads per program (threads).
-  int64_t numThreads;
+  /// Threads per program (threads). Targets set the fields by name, so
+  /// their order is free.
+  int64_t numThreads = 0;
   /// Register limit per thread (max_registers); 0 for none.
   int64_t maxRegisters = 0;
   /// Bytes of tiles the kernel's loads may keep live by moving up
@@ -102,8 +103,7 @@ struct KernelTuning {
   int64_t stages = 1;
   /// Columns of V per program of kernels that split V over programs (the
   /// state scans and the chunk recurrence); 0 for the others, or for their
-  /// default (block_v). Last, so that the tables' positional initializers
-  /// stay as they are.
+  /// default (block_v).
   int64_t blockV = 0;
 };
 
