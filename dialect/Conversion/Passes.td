@@ -116,13 +116,6 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "With fusable-chunk-stages: l2norm and beta_activation whose "
            "results a per-chunk stage of the gate cumsum reads run on the "
            "gate's chunk programs, so that they join the fused kernel">,
-    Option<"exactDiagonalQuarters", "exact-diagonal-quarters", "bool",
-           /*default=*/"false",
-           "intra_diag's exact path in [8, 8] quarters: the diagonal ones "
-           "with an exponential per row pair and column, the bottom-left "
-           "one through the gate of row 8 of the sub-chunk (exponentials "
-           "per row: 144 per column instead of 256), the top-right one "
-           "zeros">,
     Option<"exactDiagonalFactoring", "exact-diagonal-factoring", "bool",
            /*default=*/"false",
            "intra_diag's exact path factors the decays 2^(G_i - G_j) "

@@ -101,7 +101,6 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   // per chunk, every stage with the fused kernel's shared-memory tuning).
   toTile.fusableChunkStages = stages.chunkKernels;
   toTile.fusePreprocessing = stages.chunkKernels && stages.preprocessing;
-  toTile.exactDiagonalQuarters = stages.exactDiagonalQuarters;
   toTile.exactDiagonalFactoring = stages.exactDiagonalFactoring;
   toTile.exactDiagonalRows = stages.exactDiagonalRows;
   toTile.tuningOverrides.assign(stages.tuningOverrides.begin(),

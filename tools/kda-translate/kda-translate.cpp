@@ -4,7 +4,7 @@
 //               [--no-register-tiles] [--assign-register-layouts]
 //               [--chunk-size N] [--fuse-recurrence] [--fuse-scan-output]
 //               [--fuse-chunk-kernels [--fuse-preprocessing]]
-//               [--exact-diagonal-quarters] [--exact-diagonal-factoring]
+//               [--exact-diagonal-factoring]
 //               [--exact-diagonal-rows] [--tuning-override K.KEY=VALUE]
 //               [-o out.ptx]
 //
@@ -145,14 +145,6 @@ static llvm::cl::opt<bool> fusePreprocessingOption(
                    "chunk programs (convert-kda-to-tile fuse-preprocessing)"),
     llvm::cl::init(false));
 
-static llvm::cl::opt<bool> exactDiagonalQuartersOption(
-    "exact-diagonal-quarters",
-    llvm::cl::desc("Compute the exact path's diagonal 16x16 blocks "
-                   "(intra_diag) in [8, 8] quarters, the bottom-left one "
-                   "through the gate of row 8: 144 exponentials per column "
-                   "instead of 256"),
-    llvm::cl::init(false));
-
 static llvm::cl::opt<bool> exactDiagonalFactoringOption(
     "exact-diagonal-factoring",
     llvm::cl::desc("Factor the exact path's diagonal decays (intra_diag) "
@@ -226,7 +218,6 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
     if (!duplicateSmallOperandsOption.getNumOccurrences())
       options.duplicateSmallOperands = form.duplicateSmallOperands;
   }
-  options.stages.exactDiagonalQuarters = exactDiagonalQuartersOption;
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   options.stages.exactDiagonalRows = exactDiagonalRowsOption;
   options.stages.tuningOverrides.assign(tuningOverrideOption.begin(),

@@ -44,12 +44,6 @@ namespace mlir::kda {
                      "run in the fused per-chunk kernel too (convert-kda-"     \
                      "to-tile fuse-preprocessing)"),                           \
       llvm::cl::init(false)};                                                  \
-  PassOptions::Option<bool> exactDiagonalQuarters{                             \
-      *this, "exact-diagonal-quarters",                                        \
-      llvm::cl::desc("intra_diag's exact path in [8, 8] quarters, the "       \
-                     "bottom-left one through the gate of row 8 "              \
-                     "(convert-kda-to-tile exact-diagonal-quarters)"),         \
-      llvm::cl::init(false)};                                                  \
   PassOptions::Option<bool> exactDiagonalFactoring{                            \
       *this, "exact-diagonal-factoring",                                       \
       llvm::cl::desc("intra_diag's exact path factors its decays through "    \
@@ -81,8 +75,6 @@ struct StageOptions {
   bool chunkKernels = false;
   /// convert-kda-to-tile's fuse-preprocessing (with chunkKernels).
   bool preprocessing = false;
-  /// convert-kda-to-tile's exact-diagonal-quarters.
-  bool exactDiagonalQuarters = false;
   /// convert-kda-to-tile's exact-diagonal-factoring.
   bool exactDiagonalFactoring = false;
   /// convert-kda-to-tile's exact-diagonal-rows.
@@ -98,7 +90,6 @@ struct StageOptions {
             options.fuseScanOutput,
             options.fuseChunkKernels,
             options.fusePreprocessing,
-            options.exactDiagonalQuarters,
             options.exactDiagonalFactoring,
             options.exactDiagonalRows,
             std::vector<std::string>(options.tuningOverrides.begin(),
@@ -111,7 +102,6 @@ struct StageOptions {
     options.fuseScanOutput = scanOutput;
     options.fuseChunkKernels = chunkKernels;
     options.fusePreprocessing = preprocessing;
-    options.exactDiagonalQuarters = exactDiagonalQuarters;
     options.exactDiagonalFactoring = exactDiagonalFactoring;
     options.exactDiagonalRows = exactDiagonalRows;
     options.tuningOverrides = llvm::ArrayRef<std::string>(tuningOverrides);

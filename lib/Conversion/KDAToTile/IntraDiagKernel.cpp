@@ -15,15 +15,6 @@
 //       math fuse), and the sums of pairs other than n > i >= j are dropped
 //       (they may overflow: the select discards them); no reference row,
 //       so any g <= 0 is exact, gates at -1000 included;
-//     - exact path in quarters (convert-kda-to-tile's
-//       exact-diagonal-quarters): the block in [8, 8] quarters (the
-//       top-right one, above the diagonal, is 0); the two diagonal ones as
-//       above over [BK, 8, 8], and the bottom-left one (i >= 8 > j) through
-//       the gate of row 8, m: 2^(G_i - G_j) = 2^(G_i - G_m) 2^(G_m - G_j),
-//       both exponents <= 0 since G does not increase, so nothing
-//       overflows and a factor underflows only where the product does; its
-//       exponentials are per row, not per pair: 144 exponentials per
-//       column instead of 256, still exact for any g <= 0;
 //     - exact path, factored where bounded (convert-kda-to-tile's
 //       exact-diagonal-factoring): when the sub-chunk's gate drop R =
 //       max_d (G_s0,d - G_last,d) is at most kFactoringRange (the check is
@@ -45,8 +36,7 @@
 //     end are 0 in Akk and give identity rows);
 //  4. stores the Aqk block at columns [16 s, 16 s + 16) of Aqk (the rest of
 //     Aqk is left unwritten, as in fla: key partial=Aqk) and the block into
-//     all 16 columns of Akkd, rows >= the sequence end dropped (on the
-//     exact path, quarter by quarter, zeros in the top-right one).
+//     all 16 columns of Akkd, rows >= the sequence end dropped.
 //
 // Rows past the sequence end read as 0 and are never stored; accumulators
 // are f32 and Aqk is cast to the I/O dtype (Akkd is f32).
@@ -71,10 +61,6 @@ namespace {
 /// The body of one intra_diag program.
 struct IntraDiagKernel : SubChunkKernelBody {
   using SubChunkKernelBody::SubChunkKernelBody;
-
-  /// The exact path computes each block in [8, 8] quarters
-  /// (StageContext::exactDiagonalQuarters).
-  bool exactQuarters = false;
 
   /// The exact path factors the decays through the reference row where the
   /// sub-chunk's gate drop allows (StageContext::exactDiagonalFactoring).
@@ -198,73 +184,6 @@ struct IntraDiagKernel : SubChunkKernelBody {
             t.add(acc[1], t.keep(pairs, skk))};
   }
 
-  /// Rows of a quarter of the exact path's block.
-  static constexpr int64_t kHalf = kBC / 2;
-
-  /// The exact path's accumulated quarters, each an [8, 8] f32 tile: S_qk
-  /// and S_kk of the top-left, bottom-right and bottom-left quarters.
-  enum ExactQuarter : unsigned {
-    topLeftQK, topLeftKK, bottomRightQK, bottomRightKK, bottomLeftQK,
-    bottomLeftKK, numExactQuarters
-  };
-
-  /// Exact path in quarters: the K tile at `col` added to the quarters
-  /// `acc` (in ExactQuarter order) of the sub-chunk at `row0` with `n`
-  /// valid rows (n <= BC). The operands are transposed [BK, 8] tiles of
-  /// the top rows [row0, mid) and the bottom rows [mid, mid + 8), mid =
-  /// row0 + 8; the lowering folds the transposes into the sums' indexing maps,
-  /// so the loaded [8, BK] tiles are read in place, and the broadcasts and
-  /// the elementwise math fuse into the sums: no [BK, 8, 8] tile is
-  /// stored.
-  SmallVector<Value> exactQuartersKStep(Value row0, Value mid, Value n,
-                                        Value col, ValueRange acc) {
-    auto half = [&](Value source, Value row, Value h) {
-      return t.trans(loadRows(source, row, h, col, kHalf));
-    };
-    Value qTop = half(q, row0, qkHead), qBottom = half(q, mid, qkHead);
-    Value kTop = half(k, row0, qkHead), kBottom = half(k, mid, qkHead);
-    Value gTop = half(G, row0, head), gBottom = half(G, mid, head);
-    // The diagonal quarters pairwise (masked once per pair below).
-    auto [topQK, topKK] = pairwiseDecayedSums(qTop, kTop, gTop);
-    auto [bottomQK, bottomKK] =
-        pairwiseDecayedSums(qBottom, kBottom, gBottom);
-    // The bottom-left quarter through the gate of row m = row0 + 8 (the
-    // last row before the sequence end when the bottom rows are all past
-    // it: they are dropped then). Rows i >= m and j < m, so
-    // G_i - G_m <= 0 and G_m - G_j <= 0.
-    Value lastRow = t.subIndex(rowEnd, t.index(1));
-    Value gMid = t.broadcast(loadRow(G, t.minIndex(mid, lastRow), head, col),
-                             1, {bk, kHalf});
-    SmallVector<int64_t> pairShape{bk, kHalf, kHalf};
-    auto asRowI = [&](Value x) { return t.broadcast(x, 2, pairShape); };
-    Value up = t.exp2(t.sub(gBottom, gMid));
-    Value kDown =
-        t.broadcast(t.mul(kTop, t.exp2(t.sub(gMid, gTop))), 1, pairShape);
-    Value crossQK = t.sum(t.mul(asRowI(t.mul(qBottom, up)), kDown), 0);
-    Value crossKK = t.sum(t.mul(asRowI(t.mul(kBottom, up)), kDown), 0);
-
-    SmallVector<int64_t> quarterShape{kHalf, kHalf};
-    Value nBottom = t.subIndex(n, t.index(kHalf));
-    Value topRows =
-        t.indexMask(quarterShape, 0, n, arith::CmpIPredicate::slt);
-    Value bottomRows =
-        t.indexMask(quarterShape, 0, nBottom, arith::CmpIPredicate::slt);
-    Value topPairs = t.andI(topRows, t.lowerMask(kHalf, 0));
-    Value bottomPairs = t.andI(bottomRows, t.lowerMask(kHalf, 0));
-    SmallVector<Value> next(numExactQuarters);
-    next[topLeftQK] = t.add(acc[topLeftQK], t.keep(topPairs, topQK));
-    next[topLeftKK] = t.add(acc[topLeftKK], t.keep(topPairs, topKK));
-    next[bottomRightQK] =
-        t.add(acc[bottomRightQK], t.keep(bottomPairs, bottomQK));
-    next[bottomRightKK] =
-        t.add(acc[bottomRightKK], t.keep(bottomPairs, bottomKK));
-    next[bottomLeftQK] =
-        t.add(acc[bottomLeftQK], t.keep(bottomRows, crossQK));
-    next[bottomLeftKK] =
-        t.add(acc[bottomLeftKK], t.keep(bottomRows, crossKK));
-    return next;
-  }
-
   /// safe_gate path (and the exact path's factored case): the K tile at
   /// `col` added to (S_qk, S_kk) by dots at `precision` (tf32 on the
   /// safe_gate path, fla's default for fp32-operand dots; see
@@ -287,57 +206,6 @@ struct IntraDiagKernel : SubChunkKernelBody {
     Value sqk = t.dot(t.mul(qs, up), kt, acc[0], precision.first);
     Value skk = t.dot(t.mul(ks, up), kt, acc[1], precision.second);
     return {sqk, skk};
-  }
-
-  /// The exact path's blocks of the sub-chunk at `row0` with `n` valid rows
-  /// (columns [col0, col0 + 16) of Aqk), quarter by quarter.
-  void buildExactQuartersSubChunk(Value row0, Value n, Value col0) {
-    Value mid = t.addIndex(row0, t.index(kHalf));
-    // 1. The quarters of S_qk and S_kk over K tiles.
-    SmallVector<Value> init(numExactQuarters, t.zeros({kHalf, kHalf}));
-    auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
-                                    t.index(bk), init);
-    {
-      OpBuilder::InsertionGuard guard(b());
-      b().setInsertionPointToStart(kLoop.getBody());
-      scf::YieldOp::create(b(), loc(),
-                           exactQuartersKStep(row0, mid, n,
-                                              kLoop.getInductionVar(),
-                                              kLoop.getRegionIterArgs()));
-    }
-    auto sums = [&](ExactQuarter quarter) { return kLoop.getResult(quarter); };
-
-    // 2. Aqk = scale * tril0(S_qk); Akk = diag(beta) * tril-1(S_kk).
-    Value scaleTile = t.splat(t.tileOf({kHalf, kHalf}, t.f32()), scale);
-    auto aqkOf = [&](Value sum, bool diagonal) {
-      if (diagonal)
-        sum = t.keep(t.lowerMask(kHalf, 0), sum);
-      return t.toElement(t.mul(sum, scaleTile), ioType);
-    };
-    auto betaRows = [&](Value row) {
-      return t.broadcast(loadBeta(row, kHalf), 1, {kHalf, kHalf});
-    };
-    Value betaTop = betaRows(row0), betaBottom = betaRows(mid);
-    auto akkOf = [&](Value sum, Value rowsBeta, bool diagonal) {
-      if (diagonal)
-        sum = t.keep(t.lowerMask(kHalf, -1), sum);
-      return t.mul(sum, rowsBeta);
-    };
-
-    // 4. Stores, quarter by quarter (zeros above the diagonal).
-    Value colMid = t.addIndex(col0, t.index(kHalf));
-    Value zeros = t.zeros({kHalf, kHalf});
-    storeRows(aqkOf(sums(topLeftQK), true), aqk, row0, col0, bt);
-    storeRows(t.toElement(zeros, ioType), aqk, row0, colMid, bt);
-    storeRows(aqkOf(sums(bottomLeftQK), false), aqk, mid, col0, bt);
-    storeRows(aqkOf(sums(bottomRightQK), true), aqk, mid, colMid, bt);
-    Value zero = t.index(0), half = t.index(kHalf);
-    storeRows(akkOf(sums(topLeftKK), betaTop, true), akkd, row0, zero, kBC);
-    storeRows(zeros, akkd, row0, half, kBC);
-    storeRows(akkOf(sums(bottomLeftKK), betaBottom, false), akkd, mid, zero,
-              kBC);
-    storeRows(akkOf(sums(bottomRightKK), betaBottom, true), akkd, mid, half,
-              kBC);
   }
 
   /// Precisions of the exact path's factored dots (S_qk, S_kk), each as
@@ -399,8 +267,6 @@ struct IntraDiagKernel : SubChunkKernelBody {
     Value row0 = arith::AddIOp::create(b(), loc(), rowStart, col0);
     Value left = arith::SubIOp::create(b(), loc(), rowEnd, row0);
     Value n = arith::MinSIOp::create(b(), loc(), left, t.index(kBC));
-    if (!safeGate && exactQuarters)
-      return buildExactQuartersSubChunk(row0, n, col0);
     Value rho;
     Value last = arith::SubIOp::create(b(), loc(), n, t.index(1));
     if (safeGate || exactFactoring) {
@@ -500,14 +366,12 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
   lowerChunkStage(ctx, loc, *args, op.getCuSeqlens(), tuning,
                   op.getChunkSize(), [&](ChunkKernel &kernel) {
                     IntraDiagKernel body(kernel, loc, *args, op, tuning);
-                    body.exactQuarters = ctx.exactDiagonalQuarters;
                     body.exactFactoring = ctx.exactDiagonalFactoring;
                     // The register mapping takes 2-D tiles only: there the
                     // exact path forms its decays by key rows.
                     body.exactRows =
                         ctx.exactDiagonalRows ||
-                        (tuning.mapping == TileMapping::registers &&
-                         !ctx.exactDiagonalQuarters);
+                        tuning.mapping == TileMapping::registers;
                     body.build();
                   });
   return success();

@@ -358,18 +358,6 @@ struct ConvertKDAToTilePass
           << mapping << "'";
       return signalPassFailure();
     }
-    if (exactDiagonalQuarters && exactDiagonalRows) {
-      mlir::emitError(module.getLoc())
-          << "exact-diagonal-quarters and exact-diagonal-rows are two ways "
-             "to form the same pairwise decays; ask for one";
-      return signalPassFailure();
-    }
-    if (exactDiagonalQuarters && exactDiagonalFactoring) {
-      mlir::emitError(module.getLoc())
-          << "exact-diagonal-quarters and exact-diagonal-factoring are two "
-             "ways to build the same blocks; ask for one";
-      return signalPassFailure();
-    }
     SmallVector<func::FuncOp> functions;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && isKDAFunction(func))
@@ -590,7 +578,6 @@ struct ConvertKDAToTilePass
                        recurrencesOnRegisters,
                        fusableChunkStages,
                        chunkGateFor(op),
-                       exactDiagonalQuarters,
                        exactDiagonalFactoring,
                        exactDiagonalRows,
                        describe,

@@ -64,10 +64,6 @@ struct StageContext {
   /// takes, so that it joins the kernel; null for one built as a kernel of
   /// its own (programs over blocks of tokens).
   GateCumsumOp chunkGate;
-  /// intra_diag's exact path computes each diagonal 16x16 block in [8, 8]
-  /// quarters, the bottom-left one through the gate of its first row (the
-  /// pass's exact-diagonal-quarters; IntraDiagKernel.cpp).
-  bool exactDiagonalQuarters;
   /// intra_diag's exact path factors its decays through the reference row
   /// where the sub-chunk's gate drop allows (the pass's
   /// exact-diagonal-factoring; IntraDiagKernel.cpp).

@@ -1,8 +1,5 @@
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile="exact-diagonal-factoring" --canonicalize --cse | FileCheck %s
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s --check-prefix=PAIRWISE
-// RUN: not kda-opt %s --split-input-file --convert-kda-to-tile="exact-diagonal-factoring exact-diagonal-quarters" 2>&1 | FileCheck %s --check-prefix=BOTH
-
-// BOTH: error: exact-diagonal-quarters and exact-diagonal-factoring are two ways to build the same blocks; ask for one
 
 // kda.intra_diag, exact path with exact-diagonal-factoring: per sub-chunk,
 // the gate drop max_d (G_s0,d - G_last,d) by a loop of scalar loads, then

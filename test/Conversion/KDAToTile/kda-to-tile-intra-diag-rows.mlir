@@ -1,7 +1,4 @@
 // RUN: kda-opt %s --convert-kda-to-tile="exact-diagonal-rows" --canonicalize --cse | FileCheck %s
-// RUN: not kda-opt %s --convert-kda-to-tile="exact-diagonal-rows exact-diagonal-quarters" 2>&1 | FileCheck %s --check-prefix=BOTH
-
-// BOTH: error: exact-diagonal-quarters and exact-diagonal-rows are two ways to form the same pairwise decays; ask for one
 
 // kda.intra_diag, exact path with exact-diagonal-rows: per sub-chunk, the
 // [16, BK] tiles of q, k and G at its rows, then an scf.for over its valid

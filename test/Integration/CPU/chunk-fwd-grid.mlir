@@ -54,14 +54,7 @@
 // RUN: kda-run %t/v32_f32_states.kdab --cpu --batch 2 --seq-len 100 --heads 2 --value-heads 2 | FileCheck %s
 // RUN: kda-translate %t/v_k256_f16_safe.mlir --kda-to-bundle --no-cubin -o %t/v_k256_f16_safe.kdab
 // RUN: kda-run %t/v_k256_f16_safe.kdab --cpu --batch 1 --seq-len 700 --heads 2 --value-heads 2 --cu-seqlens 0,100,300,700 | FileCheck %s
-// The exact diagonal blocks in quarters (--exact-diagonal-quarters):
 // gates at -1000, steep gates, varlen with empty and one-token sequences.
-// RUN: kda-translate %t/t3_f16_mask.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/q3_f16_mask.kdab
-// RUN: kda-translate %t/t4_k100_f16.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/q4_k100_f16.kdab
-// RUN: kda-translate %t/v_k60_chunk32_mask.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/qv_k60_chunk32_mask.kdab
-// RUN: kda-run %t/q3_f16_mask.kdab --cpu --batch 2 --seq-len 1000 --heads 3 --value-heads 3 --mask-p 0.5 --check-heads 3 | FileCheck %s
-// RUN: kda-run %t/q4_k100_f16.kdab --cpu --batch 3 --seq-len 300 --heads 4 --value-heads 4 --gate-norm 0.1 --check-heads 4 | FileCheck %s
-// RUN: kda-run %t/qv_k60_chunk32_mask.kdab --cpu --batch 1 --seq-len 300 --heads 4 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 --mask-p 0.1 | FileCheck %s
 // The exact diagonal blocks factored where the gate drop allows
 // (--exact-diagonal-factoring): mild, steep and -1000 gates, varlen.
 // RUN: kda-translate %t/t3_f16_mask.mlir --kda-to-bundle --no-cubin --exact-diagonal-factoring -o %t/f3_f16_mask.kdab

@@ -24,19 +24,6 @@
 // RUN: kda-run %t/exact_gva_k128_bf16.kdab --cpu --batch 1 --seq-len 65 --heads 2 --value-heads 8 --mask-p 0.5 --gate-norm 0.1 | FileCheck %s
 // RUN: kda-run %t/exact_h1_k128_f16_chunk32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 | FileCheck %s
 // RUN: kda-run %t/exact_h1_k128_f16_chunk32.kdab --cpu --batch 1 --seq-len 100 --heads 1 --value-heads 1 --mask-p 0.1 | FileCheck %s
-// The exact path in quarters (--exact-diagonal-quarters): the same checks.
-// RUN: kda-translate %t/exact_h1_k60_f32.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/quarters_h1_k60_f32.kdab
-// RUN: kda-translate %t/exact_gva_k100_bf16_chunk32.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/quarters_gva_k100_bf16_chunk32.kdab
-// RUN: kda-translate %t/exact_gva_k128_bf16.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/quarters_gva_k128_bf16.kdab
-// RUN: kda-run %t/quarters_h1_k60_f32.kdab --cpu --batch 2 --seq-len 1 --heads 1 --value-heads 1 | FileCheck %s
-// RUN: kda-run %t/quarters_h1_k60_f32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 | FileCheck %s
-// RUN: kda-run %t/quarters_h1_k60_f32.kdab --cpu --batch 2 --seq-len 72 --heads 1 --value-heads 1 | FileCheck %s
-// RUN: kda-run %t/quarters_h1_k60_f32.kdab --cpu --batch 2 --seq-len 300 --heads 1 --value-heads 1 --mask-p 0.5 | FileCheck %s
-// RUN: kda-run %t/quarters_h1_k60_f32.kdab --cpu --batch 1 --seq-len 200 --heads 1 --value-heads 1 --mask-p 0.9 --seed 7 | FileCheck %s
-// RUN: kda-run %t/quarters_gva_k100_bf16_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 8 | FileCheck %s
-// RUN: kda-run %t/quarters_gva_k100_bf16_chunk32.kdab --cpu --batch 1 --seq-len 130 --heads 2 --value-heads 8 --mask-p 0.5 | FileCheck %s
-// RUN: kda-run %t/quarters_gva_k128_bf16.kdab --cpu --batch 1 --seq-len 65 --heads 2 --value-heads 8 --mask-p 0.5 --gate-norm 0.1 | FileCheck %s
-// RUN: not kda-run %t/quarters_h1_k60_f32.kdab --cpu --batch 1 --seq-len 65 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=INJECT
 
 // The exact path factored where the gate drop allows
 // (--exact-diagonal-factoring): logsigmoid gates take the factored dots

@@ -14,10 +14,6 @@
 // RUN: kda-run %t/varlen_h1_k60_f32_chunk32.kdab --cpu --batch 1 --seq-len 2000 --heads 1 --value-heads 1 --cu-seqlens 0,15,100,300,1200,2000 --mask-p 0.5 | FileCheck %s
 // RUN: kda-run %t/varlen_h1_k60_f32_chunk32.kdab --cpu --batch 1 --seq-len 160 --heads 1 --value-heads 1 --cu-seqlens 0,31,96,160 --mask-p 0.1 | FileCheck %s
 // RUN: kda-run %t/varlen_h1_k60_f32_chunk32.kdab --cpu --batch 1 --seq-len 300 --heads 1 --value-heads 1 --cu-seqlens 0,0,1,1,64,65,66,130,300 | FileCheck %s
-// RUN: kda-translate %t/varlen_h1_k60_f32_chunk32.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/quarters_h1_k60_f32_chunk32.kdab
-// RUN: kda-translate %t/varlen_gva_k100_bf16.mlir --kda-to-bundle --no-cubin --exact-diagonal-quarters -o %t/quarters_gva_k100_bf16.kdab
-// RUN: kda-run %t/quarters_h1_k60_f32_chunk32.kdab --cpu --batch 1 --seq-len 300 --heads 1 --value-heads 1 --cu-seqlens 0,0,1,1,9,64,65,66,130,300 --mask-p 0.5 | FileCheck %s
-// RUN: kda-run %t/quarters_gva_k100_bf16.kdab --cpu --batch 1 --seq-len 2000 --heads 2 --value-heads 8 --cu-seqlens 0,15,100,300,1200,2000 --mask-p 0.1 | FileCheck %s
 // RUN: kda-translate %t/varlen_h1_k60_f32_chunk32.mlir --kda-to-bundle --no-cubin --exact-diagonal-factoring -o %t/factoring_h1_k60_f32_chunk32.kdab
 // RUN: kda-translate %t/varlen_gva_k100_bf16.mlir --kda-to-bundle --no-cubin --exact-diagonal-factoring -o %t/factoring_gva_k100_bf16.kdab
 // RUN: kda-run %t/factoring_h1_k60_f32_chunk32.kdab --cpu --batch 1 --seq-len 300 --heads 1 --value-heads 1 --cu-seqlens 0,0,1,1,9,64,65,66,130,300 | FileCheck %s

@@ -5,7 +5,6 @@
 // RUN: FileCheck %s < %t.log
 // RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --exact-diagonal-rows --assign-register-layouts | FileCheck %s --check-prefix=PTX
 // RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --tuning-override chunk_stages.mapping=shared_memory | FileCheck %s --check-prefix=SHARED
-// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --exact-diagonal-quarters | FileCheck %s --check-prefix=SHARED
 
 // The recurrent forward's fused per-chunk kernel (fla's default flags) runs
 // on registers by default, as its chunk recurrence does (K = 128 bf16): the
@@ -15,9 +14,7 @@
 // K become warp shuffles, and it assembles without spills. The same with
 // --assign-register-layouts (every kernel that can). With the per-chunk
 // stages put back on shared memory (--tuning-override
-// chunk_stages.mapping=shared_memory), or when its [BK, 8, 8] pairwise
-// tiles (--exact-diagonal-quarters) keep it there although its tuning asks
-// for registers, it has no shuffle.
+// chunk_stages.mapping=shared_memory) it has no shuffle.
 
 // PTX-LABEL: .visible .entry chunk_kda_fwd_gate_cumsum_0_intra_diag_1_inter_solve_2_decay_apply_3(
 // PTX: shfl.sync.bfly
