@@ -19,7 +19,9 @@ fla's package is read from .anchors/fla and FlashKDA from .anchors/flashkda
 kda-run also checks our o and final state against the float64 per-token
 recurrence on 4 (sequence, head) pairs (each variant's result as
 `LABEL_check_passed`). Prints one line per case and writes
-OUT_DIR/chunk_fwd_vs_fla.json (OUT_DIR is created).
+OUT_DIR/chunk_fwd_vs_fla.json (OUT_DIR is created). BENCH_KERNELS=1 also
+times each kernel of our bundles alone (kda-run --bench-kernels) and records
+them as `ours_kernels_ms` (`LABEL_kernels_ms`): {kernel name: median ms}.
 """
 import json
 import os
@@ -109,18 +111,21 @@ def ours(bundle, scratch, B, T, H, HV, cu_text, want_o=True):
     in_dir, res_dir = os.path.join(scratch, 'in'), os.path.join(scratch, 'out')
     shutil.rmtree(res_dir, ignore_errors=True)
     os.makedirs(res_dir)
+    bench = '--bench-kernels' if os.environ.get('BENCH_KERNELS') == '1' else '--bench'
     cmd = [kda_run, bundle, '--batch', str(B), '--seq-len', str(T), '--heads', str(H),
-           '--value-heads', str(HV), '--inputs', in_dir, '--outputs', res_dir, '--bench',
+           '--value-heads', str(HV), '--inputs', in_dir, '--outputs', res_dir, bench,
            '--check-heads', '4']
     if cu_text:
         cmd += ['--cu-seqlens', cu_text]
     out = subprocess.run(cmd, capture_output=True, text=True)
     print(out.stdout, out.stderr, end='')
     m = re.search(r'bench: median ([0-9.]+) ms', out.stdout)
+    kernels = {name: float(ms) for name, ms in
+               re.findall(r'bench: kernel [0-9]+ (\S+): median ([0-9.]+) ms', out.stdout)}
     o = None
     if out.returncode == 0 and want_o:
         o = torch.from_numpy(np.load(os.path.join(res_dir, 'o.npy'))).to(dev)
-    return (float(m.group(1)) if m else float('nan')), o, out.returncode == 0
+    return (float(m.group(1)) if m else float('nan')), o, out.returncode == 0, kernels
 
 
 def alt_dirs():
@@ -159,12 +164,17 @@ for bundle, flags, B, T, H, HV, seqs in CASES:
             torch.cuda.synchronize()
             row['flashkda_ms'] = do_bench(fk, warmup=100, rep=500, return_mode='median')
     scratch = save_inputs(t)
-    ms, o, ok = ours(os.path.join(bundle_dir, bundle + '.kdab'), scratch, B, T, H, HV, cu_text)
+    ms, o, ok, kernels = ours(os.path.join(bundle_dir, bundle + '.kdab'), scratch, B, T, H, HV,
+                              cu_text)
     row.update(ours_ms=ms, ours_over_fla=ms / row['fla_ms'], check_passed=ok)
+    if kernels:
+        row['ours_kernels_ms'] = kernels
     for label, alt_dir in alt_dirs():
-        alt_ms, _, alt_ok = ours(os.path.join(alt_dir, bundle + '.kdab'), scratch, B, T, H, HV,
-                                 cu_text, want_o=False)
+        alt_ms, _, alt_ok, alt_kernels = ours(os.path.join(alt_dir, bundle + '.kdab'), scratch,
+                                              B, T, H, HV, cu_text, want_o=False)
         row[label + '_ms'] = alt_ms
+        if alt_kernels:
+            row[label + '_kernels_ms'] = alt_kernels
         row[label + '_over_fla'] = alt_ms / row['fla_ms']
         row[label + '_check_passed'] = alt_ok
     shutil.rmtree(scratch, ignore_errors=True)
