@@ -102,6 +102,16 @@ KernelShape kda::getKernelShape(ArrayRef<Value> tensors, Value cuSeqlens) {
   return shape;
 }
 
+KernelShape kda::getStateKernelShape(Value kg, Value u, Value cuSeqlens) {
+  KernelShape shape = getKernelShape({kg}, cuSeqlens);
+  auto kgType = cast<ShapedType>(kg.getType());
+  Type element = kgType.getElementType();
+  shape.stateRows = kgType.getDimSize(kgType.getRank() - 1);
+  shape.sixteenBitDots =
+      isSixteenBitFloat(element) && getElementTypeOrSelf(u.getType()) == element;
+  return shape;
+}
+
 Value kda::headCount(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   if (!type.isDynamicDim(2))
@@ -550,17 +560,14 @@ struct ConvertKDAToTilePass
     // The fused per-chunk stages ask for their mapping with the forward's
     // chunk recurrence: its K and whether its dots take 16-bit operands.
     KernelShape fusedChunkStageShape;
-    fusedChunkStageShape.fusedChunkStage = true;
     if (fusableChunkStages)
       for (auto recurrence : body.getOps<ChunkRecurrenceOp>()) {
-        auto kg = cast<ShapedType>(recurrence.getKg().getType());
-        Type element = kg.getElementType();
-        fusedChunkStageShape.stateRows = kg.getDimSize(kg.getRank() - 1);
-        fusedChunkStageShape.sixteenBitDots =
-            isSixteenBitFloat(element) &&
-            getElementTypeOrSelf(recurrence.getV().getType()) == element;
+        fusedChunkStageShape =
+            getStateKernelShape(recurrence.getKg(), recurrence.getV(),
+                                recurrence.getCuSeqlens());
         break;
       }
+    fusedChunkStageShape.fusedChunkStage = true;
 
     unsigned counter = 0;
     for (Operation &op : body.without_terminator()) {

@@ -123,6 +123,12 @@ inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
 /// those of `tensors`, varlen when `cuSeqlens` is set.
 KernelShape getKernelShape(ArrayRef<Value> tensors, Value cuSeqlens);
 
+/// The shape traits of a kernel that carries a state (a state scan, the
+/// chunk recurrence): its state has the rows of `kg`'s last dimension (K),
+/// and its dots take 16-bit operands when `kg` and `u` (u, or v in the
+/// recurrent form) share a 16-bit element type.
+KernelShape getStateKernelShape(Value kg, Value u, Value cuSeqlens);
+
 /// `tuning` with the width of its K tiles resolved for `k` columns: the
 /// pass's block-k, or the kernel tuning's when block-k is 0, at most K
 /// rounded up to a power of 2. The kernel is built with that width, and its

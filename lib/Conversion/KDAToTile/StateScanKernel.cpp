@@ -389,10 +389,8 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
     addFloatKey(ctx, "scale", stage.scale);
   ctx.addKey("state_layout", stringifyStateLayout(stage.layout));
 
-  KernelShape shape = getKernelShape({stage.kg}, stage.cu);
-  shape.stateRows = k;
-  shape.sixteenBitDots = isSixteenBitFloat(kgType.getElementType()) &&
-                         uType.getElementType() == kgType.getElementType();
+  KernelShape shape =
+      getStateKernelShape(stage.kg, recurrent ? stage.v : stage.u, stage.cu);
   KernelTuning tuning =
       tuningOf(ctx,
                recurrent ? TunedKernel::chunkRecurrence

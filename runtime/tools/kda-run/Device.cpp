@@ -167,18 +167,21 @@ Status GpuSession::bench(const rt::LaunchArgs &args, int &runs, double &median,
   runs = static_cast<int>(std::clamp(300.0 / std::max(ms, 1e-3f), 50.0, 1000.0));
   cleanup();
 
-  // Flush L2 before each run: write a buffer twice its size.
-  size_t flushBytes = std::max<size_t>(2 * static_cast<size_t>(info.l2Bytes),
-                                       8u << 20);
-  CUdeviceptr flush;
-  if (Status s = alloc(flushBytes, flush); !s)
-    return s;
+  // Flush L2 before each run: write a buffer twice its size (one buffer
+  // for every bench of the session).
+  if (!flushBuffer) {
+    flushBytes = std::max<size_t>(2 * static_cast<size_t>(info.l2Bytes),
+                                  8u << 20);
+    if (Status s = alloc(flushBytes, flushBuffer); !s)
+      return s;
+  }
   if (Status s = createEvents(2 * static_cast<size_t>(runs)); !s) {
     cleanup();
     return s;
   }
   for (int i = 0; i < runs; ++i) {
-    d->cuMemsetD8Async(flush, static_cast<unsigned char>(i), flushBytes, stream);
+    d->cuMemsetD8Async(flushBuffer, static_cast<unsigned char>(i), flushBytes,
+                       stream);
     d->cuEventRecord(events[2 * i], stream);
     if (Status s = launch(); !s) {
       cleanup();

@@ -48,6 +48,10 @@ private:
   std::vector<rt::TensorArg> tensors;
   std::vector<rt::cu::CUdeviceptr> argPointers;
   std::vector<int64_t> cuHost;
+  /// The buffer bench() writes to flush L2 (twice its size), allocated on
+  /// the first bench.
+  rt::cu::CUdeviceptr flushBuffer = 0;
+  size_t flushBytes = 0;
 };
 
 } // namespace kda::run
