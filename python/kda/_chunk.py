@@ -205,6 +205,29 @@ def _compilable(flags):
     return not flags['safe_gate'] or -5.0 <= lower_bound < 0.0
 
 
+def find_program(q, k, v, g, beta, scale, flags, A_log=None, dt_bias=None):
+    """The loaded bundle that computes a call with options `flags` (a dict
+    by _FLAG_NAMES): an embedded default bundle, else one from
+    $KDA_BUNDLE_PATH or compiled on demand (docs/python.md); raises
+    NotImplementedError naming the call's key when there is none."""
+    # With $KDA_TRANSLATE_FLAGS set, calls kda-translate can compile are
+    # compiled with those flags rather than run by an embedded bundle.
+    compile_first = bool(_compile.translate_flags()) and _compilable(flags)
+    try:
+        if compile_first:
+            raise NotImplementedError('compiled with KDA_TRANSLATE_FLAGS')
+        return _capi.default_program(
+            _bundle_name(q, k, v, g, beta, scale, flags))
+    except NotImplementedError:
+        if not _compilable(flags):
+            raise
+    # Any K, V and dtypes, fixed length or varlen, kv or vk states,
+    # in-kernel options.
+    return _compile.compiled_program(
+        _compile.program_text(q, v, g, beta, scale, flags, A_log, dt_bias),
+        _call_key(q, v, g, beta, scale, flags))
+
+
 _FLAG_NAMES = ('use_qk_l2norm_in_kernel', 'use_gate_in_kernel',
                'use_beta_sigmoid_in_kernel', 'allow_neg_eigval', 'safe_gate',
                'lower_bound', 'state_v_first', 'cu_seqlens', 'A_log',
@@ -222,25 +245,9 @@ class _Plan:
     def __init__(self, tensors, device, scale, flags):
         q, v = tensors['q'], tensors['v']
         self.device = device
-        # With $KDA_TRANSLATE_FLAGS set, calls kda-translate can compile are
-        # compiled with those flags rather than run by an embedded bundle.
-        compile_first = bool(_compile.translate_flags()) and _compilable(flags)
-        try:
-            if compile_first:
-                raise NotImplementedError('compiled with KDA_TRANSLATE_FLAGS')
-            self.program = _capi.default_program(
-                _bundle_name(q, tensors['k'], v, tensors['g'], tensors['beta'],
-                             scale, flags))
-        except NotImplementedError:
-            if not _compilable(flags):
-                raise
-            # Compiled on demand (docs/python.md): any K, V and dtypes,
-            # fixed length or varlen, kv or vk states, in-kernel options.
-            self.program = _compile.compiled_program(
-                _compile.program_text(q, v, tensors['g'], tensors['beta'],
-                                      scale, flags, tensors['A_log'],
-                                      tensors['dt_bias']),
-                _call_key(q, v, tensors['g'], tensors['beta'], scale, flags))
+        self.program = find_program(q, tensors['k'], v, tensors['g'],
+                                    tensors['beta'], scale, flags,
+                                    tensors['A_log'], tensors['dt_bias'])
         B, T, HV, V = v.shape
         K = q.shape[-1]
         cu_seqlens = tensors['cu_seqlens']

@@ -2,19 +2,24 @@
 covers is compiled with kda-translate, when the compiler is installed, and
 the bundle is cached on disk for later calls and other processes.
 
-The cache lives in $KDA_CACHE_DIR (default $XDG_CACHE_HOME/kda, else
-~/.cache/kda), under a directory named after the cache format version; a
-bundle's file name is the hash of its program text, the compiler (path,
-size and modification time) and the runtime library, so a rebuilt compiler
-or runtime never reuses an old bundle. A bundle is written to a temporary
-file and renamed into place, so processes compiling the same key at once
-each leave a whole file. kda-translate is $KDA_TRANSLATE, else the one of
-the build tree the runtime library comes from (build/bin), else the first
-on PATH; KDA_TRANSLATE=0 turns compiling off. $KDA_TRANSLATE_FLAGS (split
-like a shell command line, e.g. "--fuse-recurrence --chunk-size 16") is
-added to every kda-translate call and is part of the bundle's hash; while it
-is set, every call kda-translate can compile is compiled with it, the
-embedded default bundles (built without it) aside.
+A bundle's file name is the hash of its program text and the
+kda-translate flags ($KDA_TRANSLATE_FLAGS), `<key>.kdab`. Bundles are looked
+up, in order, in the directories of $KDA_BUNDLE_PATH (separated like PATH:
+bundles compiled elsewhere, for machines without the compiler), then in the
+cache. The cache lives in $KDA_CACHE_DIR (default $XDG_CACHE_HOME/kda, else
+~/.cache/kda), under a directory named after the cache format version and
+then one per compiler and runtime library (the hash of their paths, sizes
+and modification times), so a rebuilt compiler or runtime never reuses an
+old bundle; `cache_dir()` is that directory, ready to be copied to another
+machine and listed in its $KDA_BUNDLE_PATH. A bundle is written to a
+temporary file and renamed into place, so processes compiling the same key
+at once each leave a whole file. kda-translate is $KDA_TRANSLATE, else the
+one of the build tree the runtime library comes from (build/bin), else the
+first on PATH; KDA_TRANSLATE=0 turns compiling off. $KDA_TRANSLATE_FLAGS
+(split like a shell command line, e.g. "--fuse-recurrence=false") is added
+to every kda-translate call; while it is set, every call kda-translate can
+compile is compiled with it, the embedded default bundles (built without
+it) aside.
 """
 import hashlib
 import os
@@ -26,7 +31,7 @@ import tempfile
 from . import _capi
 
 # Bumped when the program text or the cache layout changes meaning.
-CACHE_FORMAT = 'v1'
+CACHE_FORMAT = 'v2'
 
 
 def translator():
@@ -50,14 +55,40 @@ def translate_flags():
     return shlex.split(os.environ.get('KDA_TRANSLATE_FLAGS', ''))
 
 
-def cache_dir():
-    """The directory bundles are cached in."""
+def cache_root():
+    """The directory every compiler's bundles are cached under."""
     root = os.environ.get('KDA_CACHE_DIR')
     if not root:
         base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
             os.path.expanduser('~'), '.cache')
         root = os.path.join(base, 'kda')
     return os.path.join(root, CACHE_FORMAT)
+
+
+def cache_dir(tool=None):
+    """The directory that bundles compiled by `tool` (default: translator())
+    for this runtime library are cached in, or None without a compiler."""
+    tool = tool or translator()
+    if tool is None:
+        return None
+    compiler = hashlib.sha256('\n'.join(
+        [_identity(tool), _identity(_capi.library_path() or '')]).encode())
+    return os.path.join(cache_root(), compiler.hexdigest()[:16])
+
+
+def bundle_path():
+    """The directories of $KDA_BUNDLE_PATH, searched before the cache."""
+    return [d for d in os.environ.get('KDA_BUNDLE_PATH', '').split(os.pathsep)
+            if d]
+
+
+def program_key(text, flags=None):
+    """A program's bundle name without `.kdab`: the hash of the cache
+    format, the kda-translate flags (default: translate_flags()) and the
+    program text."""
+    flags = translate_flags() if flags is None else flags
+    return hashlib.sha256('\n'.join(
+        [CACHE_FORMAT, ' '.join(flags), text]).encode()).hexdigest()[:32]
 
 
 _MLIR_TYPES = {'torch.float32': 'f32', 'torch.float16': 'f16',
@@ -142,24 +173,35 @@ def _identity(path):
 _loaded = {}
 
 
+def _load(path):
+    """The program of the bundle file `path`, loaded once per process."""
+    program = _loaded.get(path)
+    if program is None:
+        program = _capi.load_program(path)
+        _loaded[path] = program
+    return program
+
+
 def compiled_program(text, key):
-    """The loaded bundle of `text`, compiled (or found in the cache) with
-    kda-translate; raises NotImplementedError naming `key` when there is no
-    compiler or it rejects the program."""
+    """The loaded bundle of `text`: found in $KDA_BUNDLE_PATH, else compiled
+    (or found in the cache) with kda-translate; raises NotImplementedError
+    naming `key` when there is no bundle and no compiler, or the compiler
+    rejects the program."""
+    flags = translate_flags()
+    name = program_key(text, flags) + '.kdab'
+    for directory in bundle_path():
+        path = os.path.join(directory, name)
+        if os.path.exists(path):
+            return _load(path)
     tool = translator()
     if tool is None:
         raise NotImplementedError(
-            'kda.chunk_kda: no kernel bundle for this call (key: %s) and no '
-            'kda-translate to compile one (set KDA_TRANSLATE); the library '
-            'has %s' % (key, ', '.join(_capi.default_names()) or 'none'))
-    flags = translate_flags()
-    digest = hashlib.sha256('\n'.join(
-        [CACHE_FORMAT, _identity(tool), _identity(_capi.library_path() or ''),
-         ' '.join(flags), text]).encode()).hexdigest()[:32]
-    if digest in _loaded:
-        return _loaded[digest]
-    directory = cache_dir()
-    path = os.path.join(directory, digest + '.kdab')
+            'kda.chunk_kda: no kernel bundle for this call (key: %s): the '
+            'library has %s, KDA_BUNDLE_PATH has no %s, and there is no '
+            'kda-translate to compile one (set KDA_TRANSLATE)' %
+            (key, ', '.join(_capi.default_names()) or 'none', name))
+    directory = cache_dir(tool)
+    path = os.path.join(directory, name)
     if not os.path.exists(path):
         os.makedirs(directory, exist_ok=True)
         fd, source = tempfile.mkstemp(suffix='.mlir', dir=directory)
@@ -181,6 +223,4 @@ def compiled_program(text, key):
             for leftover in (source, partial):
                 if os.path.exists(leftover):
                     os.remove(leftover)
-    program = _capi.load_program(path)
-    _loaded[digest] = program
-    return program
+    return _load(path)

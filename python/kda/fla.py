@@ -5,15 +5,23 @@
 fla's backend dispatch (fla/ops/backends) then sends each `chunk_kda` call
 that this backend's verifier accepts to `kda.chunk_kda`: calls in inference
 mode (no autograd: the kernels have no backward), without context
-parallelism or intermediate states, that an embedded bundle covers. Other
-calls stay with fla. Set FLA_KDA_COMPILER=0 to opt out. FlashKDA's backend
+parallelism or intermediate states, that kda has a bundle for (an embedded
+one, one in $KDA_BUNDLE_PATH, or one kda-translate compiles: docs/python.md).
+Other calls stay with fla. Set FLA_KDA_COMPILER=0 to opt out. FlashKDA's backend
 (priority 3) still comes first where it applies.
 """
+import os
+
 import torch
 from fla.ops.backends import BaseBackend
 from fla.ops.kda.backends import kda_registry
 
 from . import _chunk
+
+# Whether the backend takes a call, by what selects its bundle (dtypes, K,
+# V, scale, flags, the environment that chooses bundles): finding a bundle
+# may compile one, so each kind of call is decided once.
+_verdicts = {}
 
 
 class KDACompilerBackend(BaseBackend):
@@ -44,17 +52,30 @@ class KDACompilerBackend(BaseBackend):
             return False, 'kda does not support context parallelism'
         if return_intermediate_states:
             return False, 'kda does not return intermediate states'
-        if kwargs.get('chunk_size', 64) != 64:
-            return False, 'kda bundles use chunk size 64'
+        # fla's chunk_size (and disable_recompute) choose how fla computes
+        # the same result; kda's bundles choose their own chunk size.
         flags = dict(zip(_chunk._FLAG_NAMES, _chunk.call_flags(
             use_qk_l2norm_in_kernel, use_gate_in_kernel,
             use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
             lower_bound, state_v_first, cu_seqlens, A_log, dt_bias)))
-        try:
-            _chunk._bundle_name(q, k, v, g, beta, scale, flags)
-        except NotImplementedError as e:
-            return False, str(e)
-        return True, None
+        signature = (scale, tuple(flags.items()),
+                     os.environ.get('KDA_TRANSLATE_FLAGS', ''),
+                     os.environ.get('KDA_BUNDLE_PATH', ''),
+                     os.environ.get('KDA_TRANSLATE')) + tuple(
+            None if t is None else (t.dtype, t.dim(), t.shape[-1])
+            for t in (q, k, v, g, beta)) + tuple(
+            None if t is None else (t.dtype, tuple(t.shape))
+            for t in (A_log, dt_bias))
+        verdict = _verdicts.get(signature)
+        if verdict is None:
+            try:
+                _chunk.find_program(q, k, v, g, beta, scale, flags, A_log,
+                                    dt_bias)
+                verdict = (True, None)
+            except NotImplementedError as e:
+                verdict = (False, str(e))
+            _verdicts[signature] = verdict
+        return verdict
 
     def chunk_kda(self, q, k, v, g, beta, scale=None, initial_state=None,
                   output_final_state=False, use_qk_l2norm_in_kernel=False,

@@ -9,7 +9,8 @@ states [V,K]), varlen (cu_seqlens with empty and one-token sequences, int64
 and int32 offsets, both flag sets), bundles compiled on demand by
 kda-translate into a fresh cache directory (K != V, f32 and f16, varlen,
 states [V,K], in-kernel gate, l2norm and beta sigmoid; reused by calls of
-other shapes and by another process), and
+other shapes and by another process; served from KDA_BUNDLE_PATH to a
+process without the compiler), and
 the errors bad calls raise. Needs torch (Debian's
 python3-torch) and libkda_runtime.so (found as kda/_capi.py says).
 """
@@ -281,6 +282,37 @@ def check_compile_cache():
            (done.stderr.strip().splitlines() or [''])[-1])
 
 
+def check_bundle_path():
+    """A machine without the compiler runs bundles compiled elsewhere: the
+    cache directory copied and listed in KDA_BUNDLE_PATH serves a new
+    process with compiling off and an empty cache; without it the error
+    names the bundle it looked for."""
+    import shutil
+    import subprocess
+    import tempfile
+    copy = os.path.join(tempfile.mkdtemp(prefix='kda-bundles-'), 'bundles')
+    shutil.copytree(kda._compile.cache_dir(), copy)
+    script = ('import sys, torch; sys.path.insert(0, %r); import kda\n'
+              'q = torch.zeros(1, 5, 1, 60).bfloat16(); v = torch.zeros(1, 5, 2, 100).bfloat16()\n'
+              'o, _ = kda.chunk_kda(q, q, v, torch.zeros(1, 5, 2, 60), torch.zeros(1, 5, 2).bfloat16(), scale=0.1)\n'
+              'print(tuple(o.shape))\n'
+              % os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+    results = []
+    for path in (copy, ''):
+        env = dict(os.environ, KDA_TRANSLATE='0', KDA_BUNDLE_PATH=path,
+                   KDA_CACHE_DIR=tempfile.mkdtemp(prefix='kda-empty-cache-'))
+        results.append(subprocess.run([sys.executable, '-c', script], env=env,
+                                      capture_output=True, text=True))
+    found, missing = results
+    expect('KDA_BUNDLE_PATH serves a process without the compiler',
+           found.returncode == 0 and '(1, 5, 2, 100)' in found.stdout,
+           (found.stderr.strip().splitlines() or [''])[-1])
+    last = (missing.stderr.strip().splitlines() or [''])[-1]
+    expect('without KDA_BUNDLE_PATH the error names the bundle it looked for',
+           missing.returncode != 0 and 'KDA_BUNDLE_PATH has no' in last and
+           '.kdab' in last, last[:200])
+
+
 def check_translate_flags(B, T, H, HV, K, seed=8):
     """With KDA_TRANSLATE_FLAGS set, a call an embedded default bundle covers
     is compiled with those flags instead (here the recurrent form in chunks
@@ -393,6 +425,7 @@ def main():
                        offsets=[0, 1, 1, 40, 100])
         check_compiled(1, 65, 2, 2, 64, 64, torch.float16)
         check_compile_cache()
+        check_bundle_path()
         check_compiled_flags(1, 70, 1, 2, 60, 100, None)
         check_compiled_flags(2, 40, 2, 2, 48, 48, -5.0)
         check_translate_flags(1, 70, 1, 2, 64)

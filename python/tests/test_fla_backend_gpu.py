@@ -6,7 +6,8 @@
 After `import kda.fla`, fla's own `chunk_kda` under torch.inference_mode()
 must dispatch to kda where a bundle covers the call, and give what fla's
 Triton path gives on identical inputs (both against the float64
-recurrence); calls kda cannot take (autograd on, K=100) must stay with fla.
+recurrence); calls kda cannot take (autograd on; K=100 with no bundle and no compiler)
+must stay with fla.
 With --bench: fla's Triton path and the kda backend timed side by side
 (CUDA events, triton.testing.do_bench medians) at B=1 T=8192 H=HV=96 K=128.
 """
@@ -95,8 +96,17 @@ def check_fallbacks():
     cpu.expect('autograd on: stays with fla', calls['kda'] == before)
     q, k, v, g, beta, h0 = (x.to(dev) for x in cpu.inputs(1, 64, 1, 1, 128, 4))
     cut = lambda x: x[..., :100].contiguous()
-    _, n = run(True, cut(q), cut(k), cut(v), cut(g), beta)
-    cpu.expect('K=100: stays with fla', n == 0)
+    saved = {name: os.environ.pop(name, None)
+             for name in ('KDA_TRANSLATE', 'KDA_BUNDLE_PATH')}
+    os.environ['KDA_TRANSLATE'] = '0'  # no compiler, no prebuilt bundles
+    try:
+        _, n = run(True, cut(q), cut(k), cut(v), cut(g), beta)
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
+    cpu.expect('K=100 without a bundle or a compiler: stays with fla', n == 0)
 
 
 def bench():
