@@ -21,6 +21,12 @@ using namespace mlir::kda;
 
 KernelTuningTarget::~KernelTuningTarget() = default;
 
+KernelTuning
+KernelTuningTarget::getFusedChunkStageTuning(TunedKernel kernel,
+                                             const KernelShape &shape) const {
+  return getKernelTuning(kernel, getPreferredMapping(kernel, shape));
+}
+
 namespace {
 /// The registered targets. Entries are never removed, so a pointer handed
 /// out stays valid.

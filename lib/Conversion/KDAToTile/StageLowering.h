@@ -104,16 +104,16 @@ bool isRecurrenceKernel(TunedKernel kernel);
 /// recurrencesOnRegisters; the pass's; for a per-chunk stage built for a
 /// fused kernel (fusableChunkStages, and l2norm and beta_activation built
 /// into it), the one the target prefers for the fused kernel's stages
-/// (ctx.fusedChunkStageShape); else the one it prefers for the kernel.
+/// (ctx.fusedChunkStageShape) with the tuning it gives such parts; else
+/// the one it prefers for the kernel.
 inline KernelTuning tuningOf(const StageContext &ctx, TunedKernel kernel,
                              const KernelShape &shape = {}) {
   if (ctx.recurrencesOnRegisters && isRecurrenceKernel(kernel))
     return ctx.target.getKernelTuning(kernel, TileMapping::registers);
   if (!ctx.mapping && ctx.fusableChunkStages &&
       (isChunkStageKernel(kernel) || ctx.chunkGate))
-    return ctx.target.getKernelTuning(
-        kernel,
-        ctx.target.getPreferredMapping(kernel, ctx.fusedChunkStageShape));
+    return ctx.target.getFusedChunkStageTuning(kernel,
+                                               ctx.fusedChunkStageShape);
   return ctx.target.getKernelTuning(
       kernel,
       ctx.mapping.value_or(ctx.target.getPreferredMapping(kernel, shape)));

@@ -152,15 +152,24 @@ struct OverriddenTuningTarget : KernelTuningTarget {
 
   KernelTuning getKernelTuning(TunedKernel kernel,
                                TileMapping mapping) const override {
-    KernelTuning tuning = base.getKernelTuning(kernel, mapping);
-    for (const Override &entry : overrides)
-      if (llvm::is_contained(entry.kernels, kernel))
-        apply(tuning, entry.key, entry.value);
-    return tuning;
+    return overridden(kernel, base.getKernelTuning(kernel, mapping));
   }
   TileMapping getPreferredMapping(TunedKernel kernel,
                                   const KernelShape &shape) const override {
     return base.getPreferredMapping(kernel, shape);
+  }
+  KernelTuning
+  getFusedChunkStageTuning(TunedKernel kernel,
+                           const KernelShape &shape) const override {
+    return overridden(kernel, base.getFusedChunkStageTuning(kernel, shape));
+  }
+
+  /// `tuning` of `kernel` with the overrides that name it applied.
+  KernelTuning overridden(TunedKernel kernel, KernelTuning tuning) const {
+    for (const Override &entry : overrides)
+      if (llvm::is_contained(entry.kernels, kernel))
+        apply(tuning, entry.key, entry.value);
+    return tuning;
   }
 
   const KernelTuningTarget &base;

@@ -287,6 +287,22 @@ static TileMapping preferredMapping(TunedKernel kernel,
   }
 }
 
+/// A part of the recurrent forward's fused per-chunk kernel, whose
+/// `tuning` is the part's own: on registers at most 96 registers per
+/// thread (the fused kernel takes its parts' highest cap), 5 programs of 4
+/// warps per SM instead of 4. Measured on an H100 at B=1, T=8192, H=HV=96,
+/// K=V=128 bf16 (docs/performance.md, 2026-12-06 (fourth); kda-run
+/// --bench-kernels, two runs): the fused kernel 1.224 / 1.221 -> 1.070 /
+/// 1.096 ms with fla's flags (ptxas 122 -> 94 registers, no spill), 1.462
+/// -> 1.296 ms with FlashKDA's (l2norm and the beta sigmoid inside); the
+/// forward 2.148 / 2.157 -> 2.019 / 2.021 and 2.399 / 2.396 -> 2.230 /
+/// 2.260 ms. A cap of 128 changed nothing (ptxas took 123).
+static KernelTuning fusedChunkStageTuning(KernelTuning tuning) {
+  if (tuning.mapping == TileMapping::registers)
+    tuning.maxRegisters = 96;
+  return tuning;
+}
+
 namespace {
 /// The Hopper tuning: the tables above.
 struct HopperKernelTuning : KernelTuningTarget {
@@ -299,6 +315,12 @@ struct HopperKernelTuning : KernelTuningTarget {
   TileMapping getPreferredMapping(TunedKernel kernel,
                                   const KernelShape &shape) const override {
     return preferredMapping(kernel, shape);
+  }
+  KernelTuning
+  getFusedChunkStageTuning(TunedKernel kernel,
+                           const KernelShape &shape) const override {
+    return fusedChunkStageTuning(
+        getKernelTuning(kernel, preferredMapping(kernel, shape)));
   }
 };
 } // namespace

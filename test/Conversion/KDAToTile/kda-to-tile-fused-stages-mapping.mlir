@@ -10,21 +10,23 @@
 // (an scf.for over the rows j of each sub-chunk, 2-D tiles only). With
 // f32 I/O (the recurrence on shared memory) they stay on shared memory,
 // and so they do when an override asks for it; the diagonal blocks are
-// then the pairwise [BK, 16, 16] sums.
+// then the pairwise [BK, 16, 16] sums. On registers every part is capped at
+// 96 registers (the tuning target's getFusedChunkStageTuning), the
+// recurrence keeps its own 168.
 
 // CHECK-LABEL: func.func @chunk_kda_fwd_gate_cumsum_0
-// CHECK-SAME: mapping = registers
+// CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK-LABEL: func.func @chunk_kda_fwd_intra_diag_1
-// CHECK-SAME: mapping = registers
+// CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK: scf.for
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: tile.reduce add {{.*}} dim 1 : tensor<16x128xf32> -> tensor<16xf32>
 // CHECK-LABEL: func.func @chunk_kda_fwd_inter_solve_2
-// CHECK-SAME: mapping = registers
+// CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK-LABEL: func.func @chunk_kda_fwd_decay_apply_3
-// CHECK-SAME: mapping = registers
+// CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK-LABEL: func.func @chunk_kda_fwd_chunk_recurrence_4
-// CHECK-SAME: mapping = registers
+// CHECK-SAME: max_registers = 168,{{.*}}mapping = registers
 
 // F32-LABEL: func.func @chunk_kda_fwd_intra_diag_1
 // F32-NOT: mapping = registers

@@ -144,6 +144,14 @@ public:
   /// default pipeline gives it.
   virtual TileMapping getPreferredMapping(TunedKernel kernel,
                                           const KernelShape &shape) const = 0;
+
+  /// The tuning of `kernel` built as a part of the recurrent forward's
+  /// fused per-chunk kernel (`shape.fusedChunkStage`; the fused kernel
+  /// takes its parts' tunings together, kda-fuse-tile-launches). By
+  /// default the kernel's own tuning for the mapping getPreferredMapping
+  /// gives it.
+  virtual KernelTuning getFusedChunkStageTuning(TunedKernel kernel,
+                                                const KernelShape &shape) const;
 };
 
 /// Makes `target` the tuning target called `name` (the value of
