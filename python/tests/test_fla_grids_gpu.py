@@ -1,6 +1,6 @@
 """fla's forward test grids through both Python entry points, on a GPU.
 
-    python3 python/tests/test_fla_grids_gpu.py [--cases REGEX]
+    python3 python/tests/test_fla_grids_gpu.py [--cases REGEX] [--full-autotune]
     python3 python/tests/test_fla_grids_gpu.py --prebuild
 
 Every forward case of fla's tests/ops/test_kda.py (test_chunk,
@@ -15,7 +15,9 @@ FLA_FLASH_KDA=0). All three are compared with a float64 per-token
 recurrence (fla's naive_recurrent_kda, run on the GPU) by fla's metric, the
 relative RMS error of o and of the final state. A kda result passes when
 it is finite and its error is below fla's threshold (0.005) or at most
-1.25 times fla's own error on the same inputs.
+1.25 times fla's own error on the same inputs. fla's Triton autotuning
+times each config briefly (shorten_triton_autotuning) unless
+--full-autotune.
 
 Needs fla importable (PYTHONPATH with fla's package), the runtime library
 (KDA_RUNTIME_LIBRARY) and a bundle for every case: the embedded defaults
@@ -292,6 +294,20 @@ def prebuild(cases):
     print(kda._compile.cache_dir())
 
 
+def shorten_triton_autotuning():
+    """fla's kernels autotune on their first call at each new shape, which
+    costs most of this test's time. The test compares accuracy, not speed:
+    Triton's autotuner still compiles and times every config, from 1 ms of
+    warm-up and 5 ms of repetitions instead of 25 and 100."""
+    import triton.testing
+    original = triton.testing.do_bench
+
+    def do_bench(fn, warmup=None, rep=None, **kwargs):
+        return original(fn, warmup=1, rep=5, **kwargs)
+
+    triton.testing.do_bench = do_bench
+
+
 def main():
     cases = grid()
     if '--cases' in sys.argv:
@@ -300,6 +316,8 @@ def main():
     if '--prebuild' in sys.argv:
         prebuild(cases)
         return 0
+    if '--full-autotune' not in sys.argv:
+        shorten_triton_autotuning()
     import kda.fla  # noqa: F401  (registers the backend)
     from fla.ops.kda import chunk_kda as fla_chunk_kda
     calls = {'kda': 0}
