@@ -5,7 +5,8 @@
 //               [--chunk-size N] [--fuse-recurrence] [--fuse-scan-output]
 //               [--fuse-chunk-kernels [--fuse-preprocessing]]
 //               [--exact-diagonal-factoring]
-//               [--exact-diagonal-rows] [--tuning-override K.KEY=VALUE]
+//               [--exact-diagonal-rows] [--exact-diagonal-halves]
+//               [--tuning-override K.KEY=VALUE]
 //               [-o out.ptx]
 //
 // Without --chunk-size and the --fuse-* flags, a whole forward
@@ -161,6 +162,14 @@ static llvm::cl::opt<bool> exactDiagonalRowsOption(
                    "(fla's formulation; the same exponentials)"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> exactDiagonalHalvesOption(
+    "exact-diagonal-halves",
+    llvm::cl::desc("Run the key-row path of the exact diagonal decays "
+                   "(--exact-diagonal-rows, or intra_diag on registers) "
+                   "over the lower triangle only, in halves of 8 rows: "
+                   "3/4 of its work"),
+    llvm::cl::init(false));
+
 static llvm::cl::list<std::string> tuningOverrideOption(
     "tuning-override",
     llvm::cl::desc("KERNEL.KEY=VALUE: replace what the target's kernel "
@@ -220,6 +229,7 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   }
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   options.stages.exactDiagonalRows = exactDiagonalRowsOption;
+  options.stages.exactDiagonalHalves = exactDiagonalHalvesOption;
   options.stages.tuningOverrides.assign(tuningOverrideOption.begin(),
                                         tuningOverrideOption.end());
   return options;
@@ -234,6 +244,10 @@ static LogicalResult checkOptions(ModuleOp module) {
            << "--chunk-size must be 16, 32 or 64 (0 keeps the program's "
               "chunk_size), got "
            << chunk;
+  if (exactDiagonalHalvesOption && exactDiagonalFactoringOption)
+    return emitError(module.getLoc())
+           << "--exact-diagonal-halves does not combine with "
+              "--exact-diagonal-factoring";
   if (fusePreprocessingOption && !fuseChunkKernelsOption)
     return emitError(module.getLoc())
            << "--fuse-preprocessing runs l2norm and the beta sigmoid in the "

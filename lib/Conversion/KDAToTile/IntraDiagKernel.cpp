@@ -25,6 +25,12 @@
 //       overflows or leaves the normal range, and 2 x 16 exponentials per
 //       column replace 256; otherwise (steep gates, gates at -1000, NaN)
 //       the pairwise path above runs;
+//     - exact path by key rows (exact-diagonal-rows, or on registers): per
+//       key row j, a [BC, BK] tile of 2^(G_i,d - G_j,d) against every row
+//       i, summed along d into column j; with exact-diagonal-halves the
+//       rows in two halves of 8 (the key rows j >= 8 against the bottom
+//       half only: 3/4 of the work), masked, scaled and stored half by
+//       half (steps 2 and 4 below, on [8, 16] tiles);
 //     - safe_gate (fla's intra_sub_chunk kernel): with the gate gn of the
 //       reference row rho = s0 + min(8, n - 1), S_qk = (q 2^(G - gn)) .
 //       (k 2^(gn - G))^T and S_kk likewise, as tf32 tile.dots (fla's
@@ -69,6 +75,13 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// The exact path's pairwise decays by key rows, in 2-D tiles
   /// (StageContext::exactDiagonalRows).
   bool exactRows = false;
+
+  /// The key-row path over the block's lower triangle only, in halves of
+  /// kHalf rows (StageContext::exactDiagonalHalves).
+  bool exactHalves = false;
+
+  /// Rows of a half block on the halves path.
+  static constexpr int64_t kHalf = kBC / 2;
 
   /// Largest gate drop max_d (G_first,d - G_last,d) over a sub-chunk, in
   /// log2 units, for which the exact path factors its decays: factors stay
@@ -168,6 +181,87 @@ struct IntraDiagKernel : SubChunkKernelBody {
     return {loop.getResult(0), loop.getResult(1)};
   }
 
+  /// i1 tile of shape [rows, kBC] for the rows [first, first + rows) of a
+  /// block: true where the row is before `n` and the column j is at most
+  /// the row plus `diagonal` (0: tril0, -1: tril-1).
+  Value halfMask(int64_t first, int64_t rows, Value n, int64_t diagonal) {
+    SmallVector<int64_t> shape{rows, kBC};
+    Type i32 = b().getI32Type();
+    RankedTensorType ids = t.tileOf(shape, i32);
+    Value rowIds = tile::IotaOp::create(b(), loc(), ids, 0);
+    Value colIds = tile::IotaOp::create(b(), loc(), ids, 1);
+    Value offset = tile::SplatOp::create(
+        b(), loc(), ids,
+        arith::ConstantOp::create(b(), loc(),
+                                  b().getI32IntegerAttr(first + diagonal)));
+    // j <= (first + r) + diagonal, as j - r <= first + diagonal.
+    Value lower = arith::CmpIOp::create(
+        b(), loc(), arith::CmpIPredicate::sle,
+        arith::SubIOp::create(b(), loc(), colIds, rowIds), offset);
+    Value left = arith::SubIOp::create(b(), loc(), n, t.index(first));
+    return t.andI(t.indexMask(shape, 0, left, arith::CmpIPredicate::slt),
+                  lower);
+  }
+
+  /// Exact path by key rows over the lower triangle (the halves path): the
+  /// K tile at `col` added to the accumulators (S_qk, S_kk of the top rows
+  /// [0, kHalf), then of the bottom rows [kHalf, kBC); [kHalf, BC] each)
+  /// of the sub-chunk at `row0` with `n` valid rows. The rows j < kHalf
+  /// update both halves; the rows j >= kHalf only the bottom one, whose
+  /// rows are the only ones at or below them: 3/4 of the key-row path's
+  /// [BC, BK] work, the same sums.
+  SmallVector<Value> exactHalvesKStep(Value row0, Value n, Value col,
+                                      ValueRange acc) {
+    Value row8 = arith::AddIOp::create(b(), loc(), row0, t.index(kHalf));
+    struct Half {
+      Value q, k, g, pairs;
+    };
+    Half top{loadRows(q, row0, qkHead, col, kHalf),
+             loadRows(k, row0, qkHead, col, kHalf),
+             loadRows(G, row0, head, col, kHalf), halfMask(0, kHalf, n, 0)};
+    Half bottom{loadRows(q, row8, qkHead, col, kHalf),
+                loadRows(k, row8, qkHead, col, kHalf),
+                loadRows(G, row8, head, col, kHalf),
+                halfMask(kHalf, kHalf, n, 0)};
+    SmallVector<int64_t> rowsShape{kHalf, bk}, halfShape{kHalf, kBC};
+    // One trip per key row j in [first, last): the decayed row j against
+    // the rows of each half in `halves`, summed into column j.
+    auto rowLoop = [&](Value first, Value last, ArrayRef<const Half *> halves,
+                       ValueRange init) {
+      auto loop = scf::ForOp::create(b(), loc(), first, last, t.index(1),
+                                     ValueRange(init));
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(loop.getBody());
+      Value j = loop.getInductionVar();
+      Value rowJ = arith::AddIOp::create(b(), loc(), row0, j);
+      Value kRow = loadRow(k, rowJ, qkHead, col);
+      Value gRow = loadRow(G, rowJ, head, col);
+      Value isJ = t.indexMask(halfShape, 1, j, arith::CmpIPredicate::eq);
+      SmallVector<Value> next;
+      ValueRange carried = loop.getRegionIterArgs();
+      for (auto [i, half] : llvm::enumerate(halves)) {
+        Value kJ = t.broadcast(kRow, 0, rowsShape);
+        Value gJ = t.broadcast(gRow, 0, rowsShape);
+        Value kDecayed = t.mul(kJ, t.exp2(t.sub(half->g, gJ)));
+        Value column = t.andI(half->pairs, isJ);
+        Value sqk =
+            t.broadcast(t.sum(t.mul(half->q, kDecayed), 1), 1, halfShape);
+        Value skk =
+            t.broadcast(t.sum(t.mul(half->k, kDecayed), 1), 1, halfShape);
+        next.push_back(t.add(carried[2 * i], t.keep(column, sqk)));
+        next.push_back(t.add(carried[2 * i + 1], t.keep(column, skk)));
+      }
+      scf::YieldOp::create(b(), loc(), next);
+      return loop;
+    };
+    Value split = arith::MinSIOp::create(b(), loc(), n, t.index(kHalf));
+    auto both = rowLoop(t.index(0), split, {&top, &bottom}, acc);
+    auto lower = rowLoop(split, n, {&bottom},
+                         ValueRange{both.getResult(2), both.getResult(3)});
+    return {both.getResult(0), both.getResult(1), lower.getResult(0),
+            lower.getResult(1)};
+  }
+
   SmallVector<Value> exactKStep(Value row0, Value n, Value col,
                                 ValueRange acc) {
     Value qs = t.trans(loadRows(q, row0, qkHead, col));
@@ -249,15 +343,48 @@ struct IntraDiagKernel : SubChunkKernelBody {
   /// `step(col, acc)`.
   SmallVector<Value> accumulateOverK(
       function_ref<SmallVector<Value>(Value, ValueRange)> step) {
-    auto kLoop = scf::ForOp::create(
-        b(), loc(), t.index(0), t.index(kDim), t.index(bk),
-        ValueRange{t.zeros({kBC, kBC}), t.zeros({kBC, kBC})});
+    return accumulateOverK(step, {{kBC, kBC}, {kBC, kBC}});
+  }
+  /// The same with accumulators of the given shapes (zeros at first).
+  SmallVector<Value>
+  accumulateOverK(function_ref<SmallVector<Value>(Value, ValueRange)> step,
+                  ArrayRef<SmallVector<int64_t>> shapes) {
+    SmallVector<Value> init;
+    for (ArrayRef<int64_t> shape : shapes)
+      init.push_back(t.zeros(shape));
+    auto kLoop = scf::ForOp::create(b(), loc(), t.index(0), t.index(kDim),
+                                    t.index(bk), init);
     OpBuilder::InsertionGuard guard(b());
     b().setInsertionPointToStart(kLoop.getBody());
     scf::YieldOp::create(b(), loc(),
                          step(kLoop.getInductionVar(),
                               kLoop.getRegionIterArgs()));
-    return {kLoop.getResult(0), kLoop.getResult(1)};
+    return SmallVector<Value>(kLoop.getResults());
+  }
+
+  /// The halves path's blocks: (S_qk, S_kk) of the top and of the bottom
+  /// rows, masked and scaled like the whole blocks below (Aqk = scale *
+  /// tril0, Akk = diag(beta) * tril-1) and stored half by half.
+  void buildHalves(Value row0, Value col0, Value n) {
+    SmallVector<Value> sums = accumulateOverK(
+        [&](Value col, ValueRange acc) {
+          return exactHalvesKStep(row0, n, col, acc);
+        },
+        {{kHalf, kBC}, {kHalf, kBC}, {kHalf, kBC}, {kHalf, kBC}});
+    for (int64_t half = 0; half < 2; ++half) {
+      int64_t first = half * kHalf;
+      Value row =
+          arith::AddIOp::create(b(), loc(), row0, t.index(first));
+      RankedTensorType type = t.tileOf({kHalf, kBC}, t.f32());
+      Value aqkHalf = t.mul(t.keep(halfMask(first, kHalf, n, 0), sums[2 * half]),
+                            t.splat(type, scale));
+      Value betaRows =
+          t.broadcast(loadBeta(row, kHalf), 1, {kHalf, kBC});
+      Value akkHalf = t.mul(
+          t.keep(halfMask(first, kHalf, n, -1), sums[2 * half + 1]), betaRows);
+      storeRows(t.toElement(aqkHalf, ioType), aqk, row, col0, bt);
+      storeRows(akkHalf, akkd, row, t.index(0), kBC);
+    }
   }
 
   /// Computes and stores the blocks of sub-chunk `s` (an index value; the
@@ -273,6 +400,11 @@ struct IntraDiagKernel : SubChunkKernelBody {
       Value offset =
           arith::MinSIOp::create(b(), loc(), last, t.index(kReferenceRow));
       rho = arith::AddIOp::create(b(), loc(), row0, offset);
+    }
+
+    if (exactHalves && !safeGate) {
+      buildHalves(row0, col0, n);
+      return;
     }
 
     // 1. S_qk and S_kk over K tiles.
@@ -372,6 +504,7 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
                     body.exactRows =
                         ctx.exactDiagonalRows ||
                         tuning.mapping == TileMapping::registers;
+                    body.exactHalves = ctx.exactDiagonalHalves;
                     body.build();
                   });
   return success();
