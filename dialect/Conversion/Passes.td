@@ -135,8 +135,8 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "fallback">,
     Option<"exactDiagonalHalves", "exact-diagonal-halves", "bool",
            /*default=*/"false",
-           "The key-row path (exact-diagonal-rows, or any intra_diag on the "
-           "register mapping) over the block's lower triangle only: the "
+           "intra_diag's exact path by key rows (so it implies "
+           "exact-diagonal-rows) over the block's lower triangle only: the "
            "rows of a sub-chunk in two halves of 8, the key rows j < 8 "
            "against both, j >= 8 against the bottom half only (3/4 of the "
            "work, the same sums); not with exact-diagonal-factoring">

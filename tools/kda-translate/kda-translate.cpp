@@ -164,10 +164,9 @@ static llvm::cl::opt<bool> exactDiagonalRowsOption(
 
 static llvm::cl::opt<bool> exactDiagonalHalvesOption(
     "exact-diagonal-halves",
-    llvm::cl::desc("Run the key-row path of the exact diagonal decays "
-                   "(--exact-diagonal-rows, or intra_diag on registers) "
-                   "over the lower triangle only, in halves of 8 rows: "
-                   "3/4 of its work"),
+    llvm::cl::desc("Form the exact path's diagonal decays (intra_diag) by "
+                   "key rows (implies --exact-diagonal-rows) over the lower "
+                   "triangle only, in halves of 8 rows: 3/4 of the work"),
     llvm::cl::init(false));
 
 static llvm::cl::list<std::string> tuningOverrideOption(

@@ -77,7 +77,7 @@ struct IntraDiagKernel : SubChunkKernelBody {
   bool exactRows = false;
 
   /// The key-row path over the block's lower triangle only, in halves of
-  /// kHalf rows (StageContext::exactDiagonalHalves).
+  /// kHalf rows (StageContext::exactDiagonalHalves; it implies exactRows).
   bool exactHalves = false;
 
   /// Rows of a half block on the halves path.
@@ -402,7 +402,7 @@ struct IntraDiagKernel : SubChunkKernelBody {
       rho = arith::AddIOp::create(b(), loc(), row0, offset);
     }
 
-    if (exactHalves && !safeGate) {
+    if (exactRows && exactHalves && !safeGate) {
       buildHalves(row0, col0, n);
       return;
     }
@@ -502,7 +502,7 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
                     // The register mapping takes 2-D tiles only: there the
                     // exact path forms its decays by key rows.
                     body.exactRows =
-                        ctx.exactDiagonalRows ||
+                        ctx.exactDiagonalRows || ctx.exactDiagonalHalves ||
                         tuning.mapping == TileMapping::registers;
                     body.exactHalves = ctx.exactDiagonalHalves;
                     body.build();
