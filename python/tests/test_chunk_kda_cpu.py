@@ -261,7 +261,7 @@ def check_compiled_flags(B, T, H, HV, K, V, lower_bound, seed=7):
 def check_compile_cache():
     """Bundles compiled on demand land in KDA_CACHE_DIR, one per program:
     calls of other shapes (B, T, heads) reuse it, as does a new process."""
-    files = sorted(os.listdir(kda._compile.cache_dir()))
+    files = sorted(os.listdir(kda.bundle_cache_dir()))
     bundles = [f for f in files if f.endswith('.kdab')]
     expect('the cache holds one bundle per compiled program and no leftovers',
            len(bundles) == 3 and len(files) == 3, ', '.join(files))
@@ -270,7 +270,7 @@ def check_compile_cache():
               'q = torch.zeros(1, 5, 1, 60).bfloat16(); v = torch.zeros(1, 5, 2, 100).bfloat16()\n'
               'kda.chunk_kda(q, q, v, torch.zeros(1, 5, 2, 60), torch.zeros(1, 5, 2).bfloat16(), scale=0.1)\n'
               % os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-    directory = kda._compile.cache_dir()
+    directory = kda.bundle_cache_dir()
     stamps = {f: os.stat(os.path.join(directory, f)).st_mtime_ns for f in files}
     env = dict(os.environ, KDA_TRANSLATE=kda._compile.translator())
     done = subprocess.run([sys.executable, '-c', script], env=env,
@@ -291,7 +291,7 @@ def check_bundle_path():
     import subprocess
     import tempfile
     copy = os.path.join(tempfile.mkdtemp(prefix='kda-bundles-'), 'bundles')
-    shutil.copytree(kda._compile.cache_dir(), copy)
+    shutil.copytree(kda.bundle_cache_dir(), copy)
     script = ('import sys, torch; sys.path.insert(0, %r); import kda\n'
               'q = torch.zeros(1, 5, 1, 60).bfloat16(); v = torch.zeros(1, 5, 2, 100).bfloat16()\n'
               'o, _ = kda.chunk_kda(q, q, v, torch.zeros(1, 5, 2, 60), torch.zeros(1, 5, 2).bfloat16(), scale=0.1)\n'
@@ -319,7 +319,7 @@ def check_translate_flags(B, T, H, HV, K, seed=8):
     of 16 tokens): a new bundle in the cache, a smaller workspace (no w, u,
     h or v_new), the same results."""
     q, k, v, g, beta, h0 = inputs(B, T, H, HV, K, seed)
-    directory = kda._compile.cache_dir()
+    directory = kda.bundle_cache_dir()
     before = set(os.listdir(directory))
 
     def call():

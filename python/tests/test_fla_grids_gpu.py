@@ -291,7 +291,7 @@ def prebuild(cases):
                             z(B, 2, HV, V), g, z(B, 2, HV), flags['scale'],
                             dict(zip(_chunk._FLAG_NAMES, call)), A_log, dt_bias)
         print('bundle for %s' % c['name'], flush=True)
-    print(kda._compile.cache_dir())
+    print(kda.bundle_cache_dir())
 
 
 def shorten_triton_autotuning():
