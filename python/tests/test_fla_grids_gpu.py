@@ -234,18 +234,18 @@ def rel_error(x, ref):
             (torch.sqrt(torch.mean(ref ** 2)) + 1e-8)).item()
 
 
-def run_case(c, fla_chunk_kda, calls):
+def run_case(c, backend):
+    """Case `c` through kda.chunk_kda and through fla's chunk_kda with and
+    without kda (`backend`: test_fla_backend_gpu, whose run() counts the
+    calls that reach kda)."""
     dev = torch.device('cuda')
     q, k, v, g, beta, h0, A_log, dt_bias, cu = inputs(c, dev)
     kwargs = dict(flags_of(c), initial_state=h0, output_final_state=True,
                   cu_seqlens=cu, A_log=A_log, dt_bias=dt_bias)
     results = {'kda': kda.chunk_kda(q, k, v, g, beta, **kwargs)}
     for label, use_kda in (('fla->kda', True), ('fla', False)):
-        os.environ['FLA_KDA_COMPILER'] = '1' if use_kda else '0'
-        before = calls['kda']
-        with torch.inference_mode():
-            results[label] = fla_chunk_kda(q, k, v, g, beta, **kwargs)
-        results[label + ' calls'] = calls['kda'] - before
+        results[label], results[label + ' calls'] = backend.run(
+            use_kda, q, k, v, g, beta, **kwargs)
     torch.cuda.synchronize()
     o_ref, ht_ref = reference(c, q, k, v, g, beta, h0, A_log, dt_bias, cu)
     errors = {}
@@ -318,20 +318,12 @@ def main():
         return 0
     if '--full-autotune' not in sys.argv:
         shorten_triton_autotuning()
-    import kda.fla  # noqa: F401  (registers the backend)
-    from fla.ops.kda import chunk_kda as fla_chunk_kda
-    calls = {'kda': 0}
-    original = kda.fla.KDACompilerBackend.chunk_kda
-
-    def counting(self, *args, **kwargs):
-        calls['kda'] += 1
-        return original(self, *args, **kwargs)
-
-    kda.fla.KDACompilerBackend.chunk_kda = counting
+    # Registers kda as fla's backend and counts the calls that reach it.
+    import test_fla_backend_gpu as backend
     os.environ['FLA_FLASH_KDA'] = '0'  # fla's own Triton path, not FlashKDA's
     for c in cases:
         try:
-            run_case(c, fla_chunk_kda, calls)
+            run_case(c, backend)
         except Exception as e:  # a case that raises fails; the others run
             print('FAIL %s: %s: %s' % (c['name'], type(e).__name__,
                                        str(e).splitlines()[0][:300]), flush=True)

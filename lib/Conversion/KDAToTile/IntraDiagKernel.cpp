@@ -237,11 +237,11 @@ struct IntraDiagKernel : SubChunkKernelBody {
       Value kRow = loadRow(k, rowJ, qkHead, col);
       Value gRow = loadRow(G, rowJ, head, col);
       Value isJ = t.indexMask(halfShape, 1, j, arith::CmpIPredicate::eq);
+      Value kJ = t.broadcast(kRow, 0, rowsShape);
+      Value gJ = t.broadcast(gRow, 0, rowsShape);
       SmallVector<Value> next;
       ValueRange carried = loop.getRegionIterArgs();
       for (auto [i, half] : llvm::enumerate(halves)) {
-        Value kJ = t.broadcast(kRow, 0, rowsShape);
-        Value gJ = t.broadcast(gRow, 0, rowsShape);
         Value kDecayed = t.mul(kJ, t.exp2(t.sub(half->g, gJ)));
         Value column = t.andI(half->pairs, isJ);
         Value sqk =
