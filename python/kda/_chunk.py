@@ -160,6 +160,8 @@ def run_eager(q, k, v, g, beta, scale, initial_state, output_final_state,
     if initial_state is not None and initial_state.dtype != torch.float32:
         raise TypeError('initial_state must be float32, got %s' %
                         initial_state.dtype)
+    dt_bias = tensors['dt_bias'] = dt_bias_per_head(dt_bias, v.shape[2],
+                                                    q.shape[3])
 
     flags = call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
                        use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
@@ -205,6 +207,19 @@ def _compilable(flags):
     return not flags['safe_gate'] or -5.0 <= lower_bound < 0.0
 
 
+def dt_bias_per_head(dt_bias, HV, K):
+    """`dt_bias` as the kernels take it, [HV, K]: fla passes [HV * K],
+    FlashKDA [HV, K]; both are viewed as [HV, K] (no copy), so one bundle
+    serves both. None stays None."""
+    if dt_bias is None or tuple(dt_bias.shape) == (HV, K):
+        return dt_bias
+    if not isinstance(dt_bias, torch.Tensor) or dt_bias.dim() != 1 or \
+            dt_bias.numel() != HV * K:
+        raise ValueError('dt_bias must be [HV*K] or [HV, K] (HV=%d, K=%d), '
+                         'got %s' % (HV, K, tuple(getattr(dt_bias, 'shape', ()))))
+    return dt_bias.view(HV, K)
+
+
 def find_program(q, k, v, g, beta, scale, flags, A_log=None, dt_bias=None):
     """The loaded bundle that computes a call with options `flags` (a dict
     by _FLAG_NAMES): an embedded default bundle, else one from
@@ -212,6 +227,7 @@ def find_program(q, k, v, g, beta, scale, flags, A_log=None, dt_bias=None):
     NotImplementedError naming the call's key when there is none."""
     # With $KDA_TRANSLATE_FLAGS set, calls kda-translate can compile are
     # compiled with those flags rather than run by an embedded bundle.
+    dt_bias = dt_bias_per_head(dt_bias, v.shape[-2], q.shape[-1])
     compile_first = bool(_compile.translate_flags()) and _compilable(flags)
     try:
         if compile_first:

@@ -115,6 +115,21 @@ def check_fused(B, T, H, HV, K, seed=1):
     eo, eh = rel_error(o, o_ref), rel_error(ht, ht_ref.transpose(-1, -2))
     expect('fused B=%d T=%d H=%d HV=%d K=%d' % (B, T, H, HV, K),
            eo < TOLERANCE and eh < TOLERANCE, 'o %.2e, final state %.2e' % (eo, eh))
+    # fla passes dt_bias as [HV*K], FlashKDA as [HV, K]: the same call.
+    o_flat, ht_flat = kda.chunk_kda(
+        q, k, v, g, beta, initial_state=h0, output_final_state=True,
+        use_qk_l2norm_in_kernel=True, use_gate_in_kernel=True,
+        use_beta_sigmoid_in_kernel=True, safe_gate=True, lower_bound=-5.0,
+        state_v_first=True, A_log=A_log, dt_bias=dt_bias.flatten())
+    expect('fused dt_bias [HV*K] equals [HV, K]',
+           torch.equal(o, o_flat) and torch.equal(ht, ht_flat))
+    check_raises('dt_bias of the wrong size', ValueError,
+                 lambda: kda.chunk_kda(
+                     q, k, v, g, beta, use_qk_l2norm_in_kernel=True,
+                     use_gate_in_kernel=True, use_beta_sigmoid_in_kernel=True,
+                     safe_gate=True, lower_bound=-5.0, state_v_first=True,
+                     A_log=A_log, dt_bias=dt_bias.flatten()[1:]),
+                 'dt_bias must be [HV*K] or [HV, K]')
 
 
 def varlen_reference(q, k, v, g, beta, scale, h0, offsets):
@@ -235,7 +250,8 @@ def check_compiled_flags(B, T, H, HV, K, V, lower_bound, seed=7):
                           use_gate_in_kernel=True, use_beta_sigmoid_in_kernel=True,
                           allow_neg_eigval=not safe, safe_gate=safe,
                           lower_bound=lower_bound, state_v_first=safe,
-                          A_log=A_log, dt_bias=dt_bias)
+                          A_log=A_log,
+                          dt_bias=dt_bias if safe else dt_bias.flatten())  # fla's shape
     l2 = lambda x: x.float() / torch.sqrt((x.float() ** 2).sum(-1, keepdim=True) + 1e-6)
     qn, kn = l2(q).bfloat16().float(), l2(k).bfloat16().float()
     a = g.float() + dt_bias
