@@ -127,19 +127,15 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
     Option<"exactDiagonalRows", "exact-diagonal-rows", "bool",
            /*default=*/"false",
            "intra_diag's exact path forms its pairwise decays by key rows "
-           "(fla's formulation): per row j of a sub-chunk, a [BC, BK] tile "
-           "2^(G_i,d - G_j,d) summed along d into column j, in an scf.for "
-           "over the rows: 2-D tiles only, so the register mapping takes "
-           "the kernel (the pairwise form's [BK, BC, BC] tiles keep it on "
-           "shared memory); with exact-diagonal-factoring, its pairwise "
-           "fallback">,
-    Option<"exactDiagonalHalves", "exact-diagonal-halves", "bool",
-           /*default=*/"false",
-           "intra_diag's exact path by key rows (so it implies "
-           "exact-diagonal-rows) over the block's lower triangle only: the "
-           "rows of a sub-chunk in two halves of 8, the key rows j < 8 "
-           "against both, j >= 8 against the bottom half only (3/4 of the "
-           "work, the same sums); not with exact-diagonal-factoring">
+           "(fla's formulation), over the block's lower triangle only: the "
+           "rows of a sub-chunk in two halves of 8 ([8, BK] tiles), and per "
+           "key row j a tile 2^(G_i,d - G_j,d) summed along d into column "
+           "j of the halves at or below it (j < 8: both, j >= 8: the "
+           "bottom one), in an scf.for over the rows; 2-D tiles only, so "
+           "the register mapping takes the kernel (the pairwise form's "
+           "[BK, BC, BC] tiles keep it on shared memory). With "
+           "exact-diagonal-factoring, its pairwise fallback, by key rows "
+           "over whole [BC, BK] blocks">
   ];
 }
 

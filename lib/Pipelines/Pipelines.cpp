@@ -103,7 +103,6 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   toTile.fusePreprocessing = stages.chunkKernels && stages.preprocessing;
   toTile.exactDiagonalFactoring = stages.exactDiagonalFactoring;
   toTile.exactDiagonalRows = stages.exactDiagonalRows;
-  toTile.exactDiagonalHalves = stages.exactDiagonalHalves;
   toTile.tuningOverrides.assign(stages.tuningOverrides.begin(),
                                 stages.tuningOverrides.end());
   pm.addPass(createConvertKDAToTilePass(toTile));

@@ -5,7 +5,7 @@
 //               [--chunk-size N] [--fuse-recurrence] [--fuse-scan-output]
 //               [--fuse-chunk-kernels [--fuse-preprocessing]]
 //               [--exact-diagonal-factoring]
-//               [--exact-diagonal-rows] [--exact-diagonal-halves]
+//               [--exact-diagonal-rows]
 //               [--tuning-override K.KEY=VALUE]
 //               [-o out.ptx]
 //
@@ -159,15 +159,11 @@ static llvm::cl::opt<bool> exactDiagonalRowsOption(
     "exact-diagonal-rows",
     llvm::cl::desc("Form the exact path's pairwise decays (intra_diag) by "
                    "key rows, in 2-D tiles that the register mapping takes "
-                   "(fla's formulation; the same exponentials)"),
+                   "(fla's formulation), over the lower triangle in halves "
+                   "of 8 rows (whole blocks as the factored path's "
+                   "fallback)"),
     llvm::cl::init(false));
 
-static llvm::cl::opt<bool> exactDiagonalHalvesOption(
-    "exact-diagonal-halves",
-    llvm::cl::desc("Form the exact path's diagonal decays (intra_diag) by "
-                   "key rows (implies --exact-diagonal-rows) over the lower "
-                   "triangle only, in halves of 8 rows: 3/4 of the work"),
-    llvm::cl::init(false));
 
 static llvm::cl::list<std::string> tuningOverrideOption(
     "tuning-override",
@@ -228,7 +224,6 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   }
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   options.stages.exactDiagonalRows = exactDiagonalRowsOption;
-  options.stages.exactDiagonalHalves = exactDiagonalHalvesOption;
   options.stages.tuningOverrides.assign(tuningOverrideOption.begin(),
                                         tuningOverrideOption.end());
   return options;
@@ -243,10 +238,6 @@ static LogicalResult checkOptions(ModuleOp module) {
            << "--chunk-size must be 16, 32 or 64 (0 keeps the program's "
               "chunk_size), got "
            << chunk;
-  if (exactDiagonalHalvesOption && exactDiagonalFactoringOption)
-    return emitError(module.getLoc())
-           << "--exact-diagonal-halves does not combine with "
-              "--exact-diagonal-factoring";
   if (fusePreprocessingOption && !fuseChunkKernelsOption)
     return emitError(module.getLoc())
            << "--fuse-preprocessing runs l2norm and the beta sigmoid in the "

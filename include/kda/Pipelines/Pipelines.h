@@ -56,12 +56,6 @@ namespace mlir::kda {
                      "rows, in 2-D tiles (convert-kda-to-tile "                \
                      "exact-diagonal-rows)"),                                  \
       llvm::cl::init(false)};                                                  \
-  PassOptions::Option<bool> exactDiagonalHalves{                               \
-      *this, "exact-diagonal-halves",                                          \
-      llvm::cl::desc("The key-row path over the lower triangle only, in "     \
-                     "halves of 8 rows (convert-kda-to-tile "                  \
-                     "exact-diagonal-halves)"),                                \
-      llvm::cl::init(false)};                                                  \
   PassOptions::ListOption<std::string> tuningOverrides{                        \
       *this, "tuning-override",                                                \
       llvm::cl::desc("KERNEL.KEY=VALUE entries that replace a kernel's "      \
@@ -85,8 +79,6 @@ struct StageOptions {
   bool exactDiagonalFactoring = false;
   /// convert-kda-to-tile's exact-diagonal-rows.
   bool exactDiagonalRows = false;
-  /// convert-kda-to-tile's exact-diagonal-halves.
-  bool exactDiagonalHalves = false;
   /// convert-kda-to-tile's tuning-override entries.
   std::vector<std::string> tuningOverrides;
 
@@ -100,7 +92,6 @@ struct StageOptions {
             options.fusePreprocessing,
             options.exactDiagonalFactoring,
             options.exactDiagonalRows,
-            options.exactDiagonalHalves,
             std::vector<std::string>(options.tuningOverrides.begin(),
                                      options.tuningOverrides.end())};
   }
@@ -113,7 +104,6 @@ struct StageOptions {
     options.fusePreprocessing = preprocessing;
     options.exactDiagonalFactoring = exactDiagonalFactoring;
     options.exactDiagonalRows = exactDiagonalRows;
-    options.exactDiagonalHalves = exactDiagonalHalves;
     options.tuningOverrides = llvm::ArrayRef<std::string>(tuningOverrides);
   }
 };

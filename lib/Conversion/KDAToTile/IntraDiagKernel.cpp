@@ -25,12 +25,13 @@
 //       overflows or leaves the normal range, and 2 x 16 exponentials per
 //       column replace 256; otherwise (steep gates, gates at -1000, NaN)
 //       the pairwise path above runs;
-//     - exact path by key rows (exact-diagonal-rows, or on registers): per
-//       key row j, a [BC, BK] tile of 2^(G_i,d - G_j,d) against every row
-//       i, summed along d into column j; with exact-diagonal-halves the
-//       rows in two halves of 8 (the key rows j >= 8 against the bottom
-//       half only: 3/4 of the work), masked, scaled and stored half by
-//       half (steps 2 and 4 below, on [8, 16] tiles);
+//     - exact path by key rows (exact-diagonal-rows, or on registers): the
+//       sub-chunk's rows in two halves of 8 and per key row j a [8, BK]
+//       tile of 2^(G_i,d - G_j,d) against the rows i of each half at or
+//       below j (j < 8: both, j >= 8: the bottom one: 3/4 of the work of
+//       the whole block), summed along d into column j, masked, scaled and
+//       stored half by half (steps 2 and 4 below, on [8, 16] tiles); as
+//       the factored path's fallback, over the whole [BC, BK] block;
 //     - safe_gate (fla's intra_sub_chunk kernel): with the gate gn of the
 //       reference row rho = s0 + min(8, n - 1), S_qk = (q 2^(G - gn)) .
 //       (k 2^(gn - G))^T and S_kk likewise, as tf32 tile.dots (fla's
@@ -73,12 +74,10 @@ struct IntraDiagKernel : SubChunkKernelBody {
   bool exactFactoring = false;
 
   /// The exact path's pairwise decays by key rows, in 2-D tiles
-  /// (StageContext::exactDiagonalRows).
+  /// (StageContext::exactDiagonalRows): over the lower triangle in halves
+  /// of kHalf rows, or over whole blocks as the factored path's fallback
+  /// (the factored case chooses between two whole blocks).
   bool exactRows = false;
-
-  /// The key-row path over the block's lower triangle only, in halves of
-  /// kHalf rows (StageContext::exactDiagonalHalves; it implies exactRows).
-  bool exactHalves = false;
 
   /// Rows of a half block on the halves path.
   static constexpr int64_t kHalf = kBC / 2;
@@ -402,7 +401,7 @@ struct IntraDiagKernel : SubChunkKernelBody {
       rho = arith::AddIOp::create(b(), loc(), row0, offset);
     }
 
-    if (exactRows && exactHalves && !safeGate) {
+    if (exactRows && !exactFactoring && !safeGate) {
       buildHalves(row0, col0, n);
       return;
     }
@@ -502,9 +501,8 @@ LogicalResult kda::lowerStage(IntraDiagOp op, StageContext &ctx) {
                     // The register mapping takes 2-D tiles only: there the
                     // exact path forms its decays by key rows.
                     body.exactRows =
-                        ctx.exactDiagonalRows || ctx.exactDiagonalHalves ||
+                        ctx.exactDiagonalRows ||
                         tuning.mapping == TileMapping::registers;
-                    body.exactHalves = ctx.exactDiagonalHalves;
                     body.build();
                   });
   return success();

@@ -334,14 +334,6 @@ struct ConvertKDAToTilePass
           << static_cast<int64_t>(blockK);
       return signalPassFailure();
     }
-    // The halves path yields half blocks, which the factored case's
-    // whole-block choice between the two paths does not take.
-    if (exactDiagonalHalves && exactDiagonalFactoring) {
-      mlir::emitError(module.getLoc())
-          << "exact-diagonal-halves does not combine with "
-             "exact-diagonal-factoring";
-      return signalPassFailure();
-    }
     target = lookupKernelTuningTarget(tuning);
     if (!target) {
       std::string known = registeredKernelTuningTargets();
@@ -595,7 +587,6 @@ struct ConvertKDAToTilePass
                        chunkGateFor(op),
                        exactDiagonalFactoring,
                        exactDiagonalRows,
-                       exactDiagonalHalves,
                        describe,
                        addKey,
                        fusedChunkStageShape};

@@ -71,10 +71,6 @@ struct StageContext {
   /// intra_diag's exact path forms its pairwise decays by key rows, in 2-D
   /// tiles (the pass's exact-diagonal-rows; IntraDiagKernel.cpp).
   bool exactDiagonalRows;
-  /// intra_diag's exact path by key rows over the lower triangle only, in
-  /// two halves of rows (the pass's exact-diagonal-halves, which implies
-  /// exact-diagonal-rows; IntraDiagKernel.cpp).
-  bool exactDiagonalHalves;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their

@@ -7,7 +7,8 @@
 // the shape of the function's chunk recurrence: the Hopper tuning puts
 // them on registers where the recurrence runs on registers (K = 128 and
 // bf16 here), and the exact diagonal blocks are then built by key rows
-// (an scf.for over the rows j of each sub-chunk, 2-D tiles only). With
+// (an scf.for over the rows j of each sub-chunk against its two halves of
+// 8 rows, 2-D tiles only). With
 // f32 I/O (the recurrence on shared memory) they stay on shared memory,
 // and so they do when an override asks for it; the diagonal blocks are
 // then the pairwise [BK, 16, 16] sums. On registers every part is capped at
@@ -20,7 +21,7 @@
 // CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK: scf.for
 // CHECK: scf.for {{.*}} iter_args
-// CHECK: tile.reduce add {{.*}} dim 1 : tensor<16x128xf32> -> tensor<16xf32>
+// CHECK: tile.reduce add {{.*}} dim 1 : tensor<8x128xf32> -> tensor<8xf32>
 // CHECK-LABEL: func.func @chunk_kda_fwd_inter_solve_2
 // CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK-LABEL: func.func @chunk_kda_fwd_decay_apply_3

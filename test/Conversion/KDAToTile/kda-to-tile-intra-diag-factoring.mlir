@@ -1,5 +1,6 @@
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile="exact-diagonal-factoring" --canonicalize --cse | FileCheck %s
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s --check-prefix=PAIRWISE
+// RUN: kda-opt %s --split-input-file --convert-kda-to-tile="exact-diagonal-factoring exact-diagonal-rows" --canonicalize --cse | FileCheck %s --check-prefix=ROWS
 
 // kda.intra_diag, exact path with exact-diagonal-factoring: per sub-chunk,
 // the gate drop max_d (G_s0,d - G_last,d) by a loop of scalar loads, then
@@ -9,7 +10,20 @@
 // 16-bit I/O and tf32x3 for f32 I/O; otherwise
 // (steep gates, NaN) the pairwise [BK, 16, 16] path. Both yield the two
 // [16, 16] sums that the masks, scale, beta and stores take. Without the
-// option, only the pairwise path (kda-to-tile-intra-diag.mlir).
+// option, only the pairwise path (kda-to-tile-intra-diag.mlir). With
+// exact-diagonal-rows the fallback forms the decays by key rows over the
+// whole [16, BK] block (no [8, BK] halves: the scf.if chooses between two
+// whole blocks).
+
+// ROWS-LABEL: func.func @intra_diag_bf16_intra_diag_0
+// ROWS: scf.if %{{.*}} -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+// ROWS: tile.dot
+// ROWS: } else {
+// ROWS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+// ROWS: math.exp2 %{{.*}} : tensor<16x64xf32>
+// ROWS: tile.reduce add %{{.*}} dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+// ROWS-NOT: tensor<8x
+// ROWS-NOT: x16x16xf32>
 
 // PAIRWISE-LABEL: func.func @intra_diag_bf16_intra_diag_0
 // PAIRWISE-NOT: scf.if {{.*}} -> (tensor<16x16xf32>, tensor<16x16xf32>)

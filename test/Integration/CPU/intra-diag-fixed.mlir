@@ -45,11 +45,13 @@
 // RUN: kda-run %t/factoring_h1_k128_f16_chunk32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 --gate-norm 0.3 | FileCheck %s
 // RUN: not kda-run %t/factoring_h1_k60_f32.kdab --cpu --batch 1 --seq-len 65 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=INJECT
 
-// The exact path's decays by key rows in 2-D tiles (--exact-diagonal-rows):
-// the same checks.
+// The exact path's decays by key rows in 2-D tiles (--exact-diagonal-rows),
+// over the lower triangle in halves of 8 rows: the same checks, tails
+// shorter than a half (T = 1, 63, 65, 130), chunk 32's two sub-chunks.
 // RUN: kda-translate %t/exact_h1_k60_f32.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows -o %t/rows_h1_k60_f32.kdab
 // RUN: kda-translate %t/exact_gva_k100_bf16_chunk32.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows -o %t/rows_gva_k100_bf16_chunk32.kdab
 // RUN: kda-translate %t/exact_gva_k128_bf16.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows -o %t/rows_gva_k128_bf16.kdab
+// RUN: kda-translate %t/exact_h1_k128_f16_chunk32.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows -o %t/rows_h1_k128_f16_chunk32.kdab
 // RUN: kda-run %t/rows_h1_k60_f32.kdab --cpu --batch 2 --seq-len 1 --heads 1 --value-heads 1 | FileCheck %s
 // RUN: kda-run %t/rows_h1_k60_f32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 | FileCheck %s
 // RUN: kda-run %t/rows_h1_k60_f32.kdab --cpu --batch 2 --seq-len 300 --heads 1 --value-heads 1 --mask-p 0.5 | FileCheck %s
@@ -57,24 +59,8 @@
 // RUN: kda-run %t/rows_gva_k100_bf16_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 8 | FileCheck %s
 // RUN: kda-run %t/rows_gva_k100_bf16_chunk32.kdab --cpu --batch 1 --seq-len 130 --heads 2 --value-heads 8 --mask-p 0.5 | FileCheck %s
 // RUN: kda-run %t/rows_gva_k128_bf16.kdab --cpu --batch 1 --seq-len 65 --heads 2 --value-heads 8 --mask-p 0.5 --gate-norm 0.1 | FileCheck %s
+// RUN: kda-run %t/rows_h1_k128_f16_chunk32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 --gate-norm 0.3 | FileCheck %s
 // RUN: not kda-run %t/rows_h1_k60_f32.kdab --cpu --batch 1 --seq-len 65 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=INJECT
-// The key-row path over the lower triangle in halves of 8 rows
-// (--exact-diagonal-halves): tails shorter than a half (T = 1, 63, 65, 130),
-// gates at -1000, steep gates, chunk 32's two sub-chunks.
-// RUN: kda-translate %t/exact_h1_k60_f32.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows --exact-diagonal-halves -o %t/halves_h1_k60_f32.kdab
-// RUN: kda-translate %t/exact_gva_k100_bf16_chunk32.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows --exact-diagonal-halves -o %t/halves_gva_k100_bf16_chunk32.kdab
-// RUN: kda-translate %t/exact_gva_k128_bf16.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows --exact-diagonal-halves -o %t/halves_gva_k128_bf16.kdab
-// RUN: kda-translate %t/exact_h1_k128_f16_chunk32.mlir --kda-to-bundle --no-cubin --exact-diagonal-rows --exact-diagonal-halves -o %t/halves_h1_k128_f16_chunk32.kdab
-// RUN: kda-run %t/halves_h1_k60_f32.kdab --cpu --batch 2 --seq-len 1 --heads 1 --value-heads 1 | FileCheck %s
-// RUN: kda-run %t/halves_h1_k60_f32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 | FileCheck %s
-// RUN: kda-run %t/halves_h1_k60_f32.kdab --cpu --batch 2 --seq-len 300 --heads 1 --value-heads 1 --mask-p 0.5 | FileCheck %s
-// RUN: kda-run %t/halves_h1_k60_f32.kdab --cpu --batch 1 --seq-len 200 --heads 1 --value-heads 1 --mask-p 0.9 --seed 7 | FileCheck %s
-// RUN: kda-run %t/halves_gva_k100_bf16_chunk32.kdab --cpu --batch 2 --seq-len 65 --heads 2 --value-heads 8 | FileCheck %s
-// RUN: kda-run %t/halves_gva_k100_bf16_chunk32.kdab --cpu --batch 1 --seq-len 130 --heads 2 --value-heads 8 --mask-p 0.5 | FileCheck %s
-// RUN: kda-run %t/halves_gva_k128_bf16.kdab --cpu --batch 1 --seq-len 65 --heads 2 --value-heads 8 --mask-p 0.5 --gate-norm 0.1 | FileCheck %s
-// RUN: kda-run %t/halves_h1_k128_f16_chunk32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 --gate-norm 0.3 | FileCheck %s
-// RUN: not kda-run %t/halves_h1_k60_f32.kdab --cpu --batch 1 --seq-len 65 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=INJECT
-// RUN: not kda-translate %t/exact_h1_k60_f32.mlir --kda-to-bundle --no-cubin --exact-diagonal-halves --exact-diagonal-factoring -o %t/bad.kdab 2>&1 | FileCheck %s --check-prefix=BOTH
 
 // RUN: not kda-run %t/exact_h1_k60_f32.kdab --cpu --batch 1 --seq-len 65 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=INJECT
 // RUN: not kda-run %t/exact_gva_k100_bf16_chunk32.kdab --cpu --batch 1 --seq-len 40 --heads 2 --value-heads 8 --inject-error | FileCheck %s --check-prefix=INJECT
@@ -85,7 +71,6 @@
 
 // INJECT: (program=intra_diag) on the CPU build:
 // INJECT: FAIL
-// BOTH: error: --exact-diagonal-halves does not combine with --exact-diagonal-factoring
 
 //--- exact_h1_k60_f32.mlir
 func.func @exact_h1_k60_f32(%q: tensor<?x?x1x60xf32>, %k: tensor<?x?x1x60xf32>,

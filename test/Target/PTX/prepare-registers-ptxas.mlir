@@ -5,21 +5,16 @@
 // RUN: FileCheck %s < %t.log
 // RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --exact-diagonal-rows --assign-register-layouts | FileCheck %s --check-prefix=PTX
 // RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --tuning-override chunk_stages.mapping=shared_memory | FileCheck %s --check-prefix=SHARED
-// RUN: kda-translate %kda_src_root/examples/chunk_kda_fwd.mlir --kda-to-ptx --exact-diagonal-halves -o %t.halves.ptx
-// RUN: FileCheck %s --check-prefix=PTX < %t.halves.ptx
-// RUN: %ptxas -arch=sm_90 -v %t.halves.ptx -o %t.halves.cubin > %t.halves.log 2>&1
-// RUN: FileCheck %s < %t.halves.log
 
 // The recurrent forward's fused per-chunk kernel (fla's default flags) runs
 // on registers by default, as its chunk recurrence does (K = 128 bf16): the
 // Hopper tuning prefers registers for the fused kernel's stages there, and
-// the exact diagonal blocks are then built by key rows (2-D tiles, as with
-// --exact-diagonal-rows), so the kernel gets layouts; its reductions along
-// K become warp shuffles, and it assembles without spills. The same with
-// --assign-register-layouts (every kernel that can). With the per-chunk
-// stages put back on shared memory (--tuning-override
-// chunk_stages.mapping=shared_memory) it has no shuffle. With the key rows
-// in halves (--exact-diagonal-halves) it also assembles without spills.
+// the exact diagonal blocks are then built by key rows in halves of 8 rows
+// (2-D tiles, as with --exact-diagonal-rows), so the kernel gets layouts;
+// its reductions along K become warp shuffles, and it assembles without
+// spills. The same with --assign-register-layouts (every kernel that can).
+// With the per-chunk stages put back on shared memory (--tuning-override
+// chunk_stages.mapping=shared_memory) it has no shuffle.
 
 // PTX-LABEL: .visible .entry chunk_kda_fwd_gate_cumsum_0_intra_diag_1_inter_solve_2_decay_apply_3(
 // PTX: shfl.sync.bfly
