@@ -8,7 +8,8 @@ At a tiny shape (B=1 T=64 H=HV=1 K=V=64 bf16, so the GPU keeps up) it
 times, per call, with time.perf_counter over N calls after a warm-up: the
 whole call with and without an initial state, the runtime's kda_forward
 alone on the call's prepared arguments (the launches and the runtime's
-checks), and the torch calls the package makes around it (the output and
+checks), the call with kda_forward replaced by a no-op (the package's own
+Python and allocations), and the torch calls the package makes around it (the output and
 final-state allocations, the workspace, the zero state, the stream query).
 """
 import argparse
@@ -77,6 +78,21 @@ def main():
     rows.append(('kda_forward alone (runtime checks and launches)', per_call(
         lambda: lib.kda_forward(plan.program, args, address,
                                 plan.workspace_bytes, stream), calls)))
+    # The package's own Python: the same call with kda_forward a no-op.
+    class NoLaunch:
+        def __getattr__(self, name):
+            return getattr(lib, name)
+
+        @staticmethod
+        def kda_forward(*args):
+            return 0
+    real_library = _capi.library
+    _capi.library = lambda: NoLaunch()
+    try:
+        rows.append(('chunk_kda with kda_forward a no-op (the Python)',
+                     per_call(lambda: kda.chunk_kda(q, k, v, g, beta), calls)))
+    finally:
+        _capi.library = real_library
     size = ctypes.c_size_t()
     lib.kda_program_prepare.argtypes = [ctypes.c_void_p]
     rows.append(('a ctypes call that does nothing (kda_last_error)', per_call(

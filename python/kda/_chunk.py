@@ -136,9 +136,39 @@ def run_eager(q, k, v, g, beta, scale, initial_state, output_final_state,
               lower_bound, state_v_first, cu_seqlens, cu_seqlens_cpu, A_log,
               dt_bias):
     """chunk_kda's call, run now on the tensors' device (cu_seqlens int64)."""
-    tensors = {'q': q, 'k': k, 'v': v, 'g': g, 'beta': beta,
-               'initial_state': initial_state, 'A_log': A_log,
-               'dt_bias': dt_bias, 'cu_seqlens': cu_seqlens}
+    tensors = (q, k, v, g, beta, initial_state, A_log, dt_bias, cu_seqlens)
+    flags = call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
+                       use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
+                       lower_bound, state_v_first, cu_seqlens, A_log, dt_bias)
+    # A call with the device, dtype and shape of every tensor, the options
+    # and the raw $KDA_TRANSLATE_FLAGS (split only when a plan is made) of
+    # an earlier call reuses its plan: those are all the checks below
+    # look at, so they passed then. This part runs on every call.
+    plan = signature = None
+    try:
+        key = [scale, flags, os.environ.get('KDA_TRANSLATE_FLAGS', '')]
+        for t in tensors:
+            if t is None:
+                key.append(None)
+            else:
+                key += (t.device, t.dtype, t.shape)
+        signature = tuple(key)
+        plan = _plans.get(signature)
+    except (AttributeError, TypeError):  # not tensors: the checks say so
+        signature = None
+    if plan is None:
+        named = dict(zip(_ROLES, tensors))
+        device = _check_call(named)
+        named['dt_bias'] = dt_bias_per_head(dt_bias, v.shape[2], q.shape[3])
+        plan = _Plan(named, device, scale, dict(zip(_FLAG_NAMES, flags)))
+        if signature is not None:
+            _plans[signature] = plan
+    return plan.run(tensors, cu_seqlens_cpu, output_final_state)
+
+
+def _check_call(tensors):
+    """Checks a call's tensors (a dict by _ROLES) before its first plan;
+    returns their device."""
     for name, t in tensors.items():
         if t is not None and not isinstance(t, torch.Tensor):
             raise TypeError('%s must be a torch.Tensor, got %s' %
@@ -151,32 +181,18 @@ def run_eager(q, k, v, g, beta, scale, initial_state, output_final_state,
     if device.type not in ('cpu', 'cuda'):
         raise ValueError('tensors must be on the CPU or a CUDA device, got %s'
                          % device)
+    q, v = tensors['q'], tensors['v']
     if q.dim() != 4 or v.dim() != 4:
         raise ValueError('q, k and v must be [B,T,H,K] / [B,T,HV,V], got '
                          'q %s, v %s' % (tuple(q.shape), tuple(v.shape)))
-    if cu_seqlens is not None and q.shape[0] != 1:
+    if tensors['cu_seqlens'] is not None and q.shape[0] != 1:
         raise ValueError('with cu_seqlens the batch size must be 1 (the '
                          'sequences are packed along T), got B=%d' % q.shape[0])
+    initial_state = tensors['initial_state']
     if initial_state is not None and initial_state.dtype != torch.float32:
         raise TypeError('initial_state must be float32, got %s' %
                         initial_state.dtype)
-    dt_bias = tensors['dt_bias'] = dt_bias_per_head(dt_bias, v.shape[2],
-                                                    q.shape[3])
-
-    flags = call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
-                       use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,
-                       lower_bound, state_v_first, cu_seqlens, A_log, dt_bias)
-    # The raw $KDA_TRANSLATE_FLAGS (split only when a plan is made): this
-    # runs on every call.
-    signature = (device, scale, flags,
-                 os.environ.get('KDA_TRANSLATE_FLAGS', '')) + tuple(
-        None if t is None else (t.dtype, tuple(t.shape))
-        for t in tensors.values())
-    plan = _plans.get(signature)
-    if plan is None:
-        plan = _Plan(tensors, device, scale, dict(zip(_FLAG_NAMES, flags)))
-        _plans[signature] = plan
-    return plan.run(tensors, cu_seqlens_cpu, output_final_state)
+    return device
 
 
 def call_flags(use_qk_l2norm_in_kernel, use_gate_in_kernel,
@@ -286,9 +302,19 @@ class _Plan:
         _capi.check(_capi.library().kda_forward_workspace_size(
             self.program, ctypes.byref(self.args), ctypes.byref(size)))
         self.workspace_bytes = size.value
+        # A final state nobody asked for is written into the workspace's
+        # allocation, after the workspace (one allocation fewer per call).
+        self.state_offset = -(-self.workspace_bytes // _WORKSPACE_ALIGN) * \
+            _WORKSPACE_ALIGN
+        self.state_bytes = 4 * N * HV * K * V
         # The zero initial state of calls without one, made once: the
         # kernels only read it.
         self.zero_state = None
+        # The kda_tensor of each passed role (index in _ROLES) whose address
+        # each call writes.
+        self.slots = [(i, getattr(self.args, role.lower()))
+                      for i, role in enumerate(_ROLES)
+                      if tensors[role] is not None]
 
     def _zero_state(self, device):
         """The zero initial state on `device`: kept after the first call,
@@ -303,33 +329,42 @@ class _Plan:
         return zeros
 
     def run(self, tensors, cu_seqlens_cpu, output_final_state):
+        """Runs the call on `tensors` (a tuple in _ROLES order, of the
+        dtypes and shapes this plan was made for)."""
         args, device = self.args, self.device
-        for role in _ROLES:
-            t = tensors[role]
-            if t is not None:
-                if not t.is_contiguous():
-                    raise ValueError('%s must be contiguous (call .contiguous())'
-                                     % role)
-                getattr(args, role.lower()).data = t.data_ptr() or None
+        for i, slot in self.slots:
+            t = tensors[i]
+            if not t.is_contiguous():
+                raise ValueError('%s must be contiguous (call .contiguous())'
+                                 % _ROLES[i])
+            slot.data = t.data_ptr() or None
         o = torch.empty(self.o_shape, dtype=self.o_dtype, device=device)
-        final_state = torch.empty(self.state_shape, dtype=torch.float32,
-                                  device=device)
         args.o.data = o.data_ptr() or None
-        args.final_state.data = final_state.data_ptr() or None
-        if tensors['initial_state'] is None:
+        keep_state = bool(output_final_state)
+        workspace = torch.empty(
+            (self.workspace_bytes if keep_state else
+             self.state_offset + self.state_bytes) + _WORKSPACE_ALIGN,
+            dtype=torch.uint8, device=device)
+        address = workspace.data_ptr()
+        address += (-address) % _WORKSPACE_ALIGN
+        if keep_state:
+            final_state = torch.empty(self.state_shape, dtype=torch.float32,
+                                      device=device)
+            args.final_state.data = final_state.data_ptr() or None
+        else:
+            final_state = None
+            args.final_state.data = (address + self.state_offset
+                                     if self.state_bytes else None)
+        if tensors[5] is None:  # no initial state: zeros
             zeros = self._zero_state(device)
             args.initial_state.data = zeros.data_ptr() or None
         host_seqlens = None
-        if tensors['cu_seqlens'] is not None:
+        if tensors[8] is not None:  # cu_seqlens
             seqlens = (cu_seqlens_cpu if cu_seqlens_cpu is not None
-                       else tensors['cu_seqlens'])
+                       else tensors[8])
             host_seqlens = seqlens.to('cpu', torch.int64).contiguous()
             args.cu_seqlens_host = ctypes.cast(host_seqlens.data_ptr(),
                                                ctypes.POINTER(ctypes.c_int64))
-        workspace = torch.empty(self.workspace_bytes + _WORKSPACE_ALIGN,
-                                dtype=torch.uint8, device=device)
-        address = workspace.data_ptr()
-        address += (-address) % _WORKSPACE_ALIGN
         lib = _capi.library()
         if device.type == 'cpu':
             _capi.check(lib.kda_forward_cpu(self.program, ctypes.byref(args),
@@ -339,5 +374,5 @@ class _Plan:
             _capi.check(lib.kda_forward(self.program, ctypes.byref(args),
                                         address, self.workspace_bytes, stream))
         if o.dtype != self.q_dtype:
-            o = o.type_as(tensors['q'])
-        return o, (final_state if output_final_state else None)
+            o = o.type_as(tensors[0])
+        return o, final_state

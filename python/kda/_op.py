@@ -67,9 +67,11 @@ def _register():
 chunk_kda_fwd = _register()
 
 
+# torch.compiler.is_compiling, looked up once (every eager call asks).
+_compiling = getattr(getattr(torch, 'compiler', None), 'is_compiling', None)
+
+
 def is_compiling():
     """True while torch.compile traces the caller (False on a torch without
     torch.compiler)."""
-    compiler = getattr(torch, 'compiler', None)
-    check = getattr(compiler, 'is_compiling', None)
-    return bool(check and check())
+    return bool(_compiling and _compiling())

@@ -87,6 +87,11 @@ def check_default(B, T, H, HV, K, seed=0, zero_state=False):
            o.dtype == torch.bfloat16 and o.shape == (B, T, HV, K) and
            eo < TOLERANCE and eh < TOLERANCE,
            'o %.2e, final state %.2e' % (eo, eh))
+    # Without output_final_state the state is written into the workspace's
+    # allocation: the same o, and None for the state.
+    o2, none = kda.chunk_kda(q, k, v, g, beta, initial_state=h0)
+    expect('default B=%d T=%d, no final state asked for: the same o' % (B, T),
+           none is None and torch.equal(o, o2))
 
 
 def check_fused(B, T, H, HV, K, seed=1):
