@@ -2,7 +2,8 @@
 (kda.chunk_fwd, run with kda-run --bench) against fla's chunk_kda and, with
 FlashKDA's flags, FlashKDA's flash_kda.fwd, on identical inputs in the same
 run, at the shapes of the anchors table (K = V = 128, bf16, fp32 initial and
-final state).
+final state) and at B=1 T=8192 H=96 with K = V = 64 and 256 and with f32
+I/O (the bundles named `_k64`, `_k256`, `_f32`).
 
   python3 bench/chunk_fwd_vs_fla.py KDA_RUN BUNDLE_DIR OUT_DIR
 
@@ -48,7 +49,15 @@ except ImportError:
 kda_run, bundle_dir, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(out_dir, exist_ok=True)
 dev = 'cuda'
-D = 128
+
+
+def head_dim_and_dtype(bundle):
+    """K = V and the I/O dtype of a bench bundle, from its name."""
+    m = re.search(r'_k([0-9]+)$', bundle)
+    return (int(m.group(1)) if m else 128,
+            torch.float32 if bundle.endswith('_f32') else torch.bfloat16)
+
+
 CASES = [
     # (bundle, flags, B, T, H, HV, sequence lengths or None)
     ('fwd_default_h96_hv96', 'default', 1, 8192, 96, 96, None),
@@ -60,6 +69,11 @@ CASES = [
     ('fwd_default_h32_hv32', 'default', 1, 32768, 32, 32, None),
     ('fwd_flashkda_h32', 'flashkda', 1, 32768, 32, 32, None),
     ('fwd_default_h16_hv32', 'default', 8, 4096, 16, 32, None),
+    ('fwd_default_h96_hv96_k64', 'default', 1, 8192, 96, 96, None),
+    ('fwd_flashkda_h96_k64', 'flashkda', 1, 8192, 96, 96, None),
+    ('fwd_default_h96_hv96_k256', 'default', 1, 8192, 96, 96, None),
+    ('fwd_flashkda_h96_k256', 'flashkda', 1, 8192, 96, 96, None),
+    ('fwd_default_h96_hv96_f32', 'default', 1, 8192, 96, 96, None),
 ]
 
 # BENCH_CASES=name,name,... runs only the cases whose bundle is listed.
@@ -68,25 +82,25 @@ if os.environ.get('BENCH_CASES'):
     CASES = [c for c in CASES if c[0] in wanted]
 
 
-def inputs(flags, B, T, H, HV, N, seed=0):
+def inputs(flags, B, T, H, HV, N, D, io, seed=0):
     gen = torch.Generator(device=dev).manual_seed(seed)
-    rand = lambda *s, dtype=torch.bfloat16: torch.randn(*s, device=dev, dtype=torch.float32,
-                                                        generator=gen).to(dtype)
+    rand = lambda *s, dtype=io: torch.randn(*s, device=dev, dtype=torch.float32,
+                                            generator=gen).to(dtype)
     t = dict(q=rand(B, T, H, D), k=rand(B, T, H, D), v=rand(B, T, HV, D))
     if flags == 'flashkda':
         t.update(g=rand(B, T, HV, D), beta=rand(B, T, HV),
                  a_log=rand(HV, dtype=torch.float32), dt_bias=rand(HV, D, dtype=torch.float32),
                  initial_state=rand(N, HV, D, D, dtype=torch.float32))
     else:
-        t['q'] = F.normalize(t['q'].float(), dim=-1).bfloat16()
-        t['k'] = F.normalize(t['k'].float(), dim=-1).bfloat16()
+        t['q'] = F.normalize(t['q'].float(), dim=-1).to(io)
+        t['k'] = F.normalize(t['k'].float(), dim=-1).to(io)
         t.update(g=F.logsigmoid(rand(B, T, HV, D, dtype=torch.float32)),
-                 beta=rand(B, T, HV).float().sigmoid().bfloat16(),
+                 beta=rand(B, T, HV).float().sigmoid().to(io),
                  initial_state=rand(N, HV, D, D, dtype=torch.float32))
     return t
 
 
-def fla_call(flags, t, cu):
+def fla_call(flags, t, cu, D):
     kw = dict(scale=D ** -0.5, initial_state=t['initial_state'], output_final_state=True)
     if cu is not None:
         kw['cu_seqlens'] = cu
@@ -141,7 +155,8 @@ def alt_dirs():
 rows = []
 for bundle, flags, B, T, H, HV, seqs in CASES:
     N = len(seqs) if seqs else B
-    t = inputs(flags, B, T, H, HV, N)
+    D, io = head_dim_and_dtype(bundle)
+    t = inputs(flags, B, T, H, HV, N, D, io)
     cu, cu_text = None, ''
     if seqs:
         offsets = [0] + np.cumsum(seqs).tolist()
@@ -149,11 +164,12 @@ for bundle, flags, B, T, H, HV, seqs in CASES:
         cu_text = ','.join(str(x) for x in offsets)
     row = dict(bundle=bundle, flags=flags, B=B, T=T, H=H, HV=HV, seqs=seqs)
     with torch.inference_mode():
-        f = fla_call(flags, t, cu)
+        f = fla_call(flags, t, cu, D)
         o_fla, _ = f()
         torch.cuda.synchronize()
         row['fla_ms'] = do_bench(f, warmup=100, rep=500, return_mode='median')
-        if flashkda_ok := (flags == 'flashkda' and flash_kda is not None and H == HV):
+        if flashkda_ok := (flags == 'flashkda' and flash_kda is not None and H == HV
+                            and D == 128):  # FlashKDA's kernels: K = V = 128
             out = torch.empty_like(t['v'])
             h_t = torch.zeros_like(t['initial_state'])
             extra = {'cu_seqlens': cu} if cu is not None else {}

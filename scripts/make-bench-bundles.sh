@@ -4,8 +4,9 @@
 # with a precomputed fp32 gate and with the fused lower-bound gate on bf16,
 # and the seed kernel (inter_solve, bf16) with safe_gate off and on; and the
 # whole forward (kda.chunk_fwd, bf16, K=V=128) at the shapes of the anchors
-# table, with fla's default flags and with FlashKDA's flags, which
-# bench/chunk_fwd_vs_fla.py times.
+# table, with fla's default flags and with FlashKDA's flags, and at B=1
+# T=8192 H=96 with K = V = 64 and 256 (both flag sets) and with f32 I/O
+# (fla's flags), which bench/chunk_fwd_vs_fla.py times.
 #   scripts/make-bench-bundles.sh [BUILD_DIR] [OUT_DIR]
 # KDA_TRANSLATE_FLAGS (e.g. --fuse-scan-output) is added to the kda-translate
 # calls of the whole-forward bundles.
@@ -46,24 +47,25 @@ for name in gate_precomputed gate_lower_bound inter_solve inter_solve_safe; do
   "$build/bin/kda-translate" "$out/$name.mlir" --kda-to-bundle -o "$out/$name.kdab"
 done
 
-# fwd_program NAME H HV FLAGS VARLEN: the whole forward at K = V = 128 with
-# an fp32 initial and final state. FLAGS is `default` (precomputed fp32 log
+# fwd_program NAME H HV FLAGS VARLEN [D [DTYPE]]: the whole forward at K = V
+# = D (default 128) with q, k, v and beta of DTYPE (default bf16) and an fp32
+# initial and final state. FLAGS is `default` (precomputed fp32 log
 # gate, q/k normalized and beta activated by the caller) or `flashkda` (gate,
 # l2norm and beta sigmoid in the kernel, safe_gate, lower_bound -5, state
 # layout vk).
 fwd_program() {
-  local name=$1 h=$2 hv=$3 flags=$4 varlen=$5
+  local name=$1 h=$2 hv=$3 flags=$4 varlen=$5 d=${6:-128} dt=${7:-bf16}
   local b='?' n='?' gdt=f32 attrs=''
   [ "$varlen" = 1 ] && b=1
-  local qk="tensor<${b}x?x${h}x128xbf16>" v="tensor<${b}x?x${hv}x128xbf16>"
-  local g="tensor<${b}x?x${hv}x128x${gdt}>" beta="tensor<${b}x?x${hv}xbf16>"
-  local state="tensor<${n}x${hv}x128x128xf32>"
+  local qk="tensor<${b}x?x${h}x${d}x${dt}>" v="tensor<${b}x?x${hv}x${d}x${dt}>"
+  local g="tensor<${b}x?x${hv}x${d}x${gdt}>" beta="tensor<${b}x?x${hv}x${dt}>"
+  local state="tensor<${n}x${hv}x${d}x${d}xf32>"
   local args="%q: $qk, %k: $qk, %v: $v" operands="%q, %k, %v, %g, %beta" types="$qk, $qk, $v"
   if [ "$flags" = flashkda ]; then
-    g="tensor<${b}x?x${hv}x128xbf16>"
-    args="$args, %g: $g, %beta: $beta, %A: tensor<${hv}xf32>, %dt: tensor<${hv}x128xf32>"
+    g="tensor<${b}x?x${hv}x${d}x${dt}>"
+    args="$args, %g: $g, %beta: $beta, %A: tensor<${hv}xf32>, %dt: tensor<${hv}x${d}xf32>"
     operands="$operands a_log %A dt_bias %dt"
-    types="$types, $g, $beta, tensor<${hv}xf32>, tensor<${hv}x128xf32>"
+    types="$types, $g, $beta, tensor<${hv}xf32>, tensor<${hv}x${d}xf32>"
     attrs='{use_qk_l2norm, use_beta_sigmoid, safe_gate, gate_mode = #kda<gate_mode lower_bound>, lower_bound = -5.0 : f32, state_layout = #kda<state_layout vk>}'
   else
     args="$args, %g: $g, %beta: $beta"
@@ -89,4 +91,10 @@ for h in 96 64 32; do
   fwd_program "fwd_flashkda_h${h}" "$h" "$h" flashkda 0
 done
 fwd_program fwd_flashkda_h96_varlen 96 96 flashkda 1
+# Head dimensions and dtypes whose default form is the staged one today.
+for d in 64 256; do
+  fwd_program "fwd_default_h96_hv96_k$d" 96 96 default 0 "$d"
+  fwd_program "fwd_flashkda_h96_k$d" 96 96 flashkda 0 "$d"
+done
+fwd_program fwd_default_h96_hv96_f32 96 96 default 0 128 f32
 echo "wrote the gate, inter_solve and whole-forward bundles to $out"
