@@ -114,6 +114,9 @@ def chunk_kda(q, k, v, g, beta, scale=None, initial_state=None,
     if isinstance(cu_seqlens, torch.Tensor) and cu_seqlens.dtype == torch.int32:
         # The kernels read int64 offsets (fla accepts both).
         cu_seqlens = cu_seqlens.long()
+    if not use_gate_in_kernel:
+        # fla reads A_log and dt_bias only for the gate in the kernel.
+        A_log = dt_bias = None
     if _op.chunk_kda_fwd is not None and _op.is_compiling():
         # Traced by torch.compile: the custom op (docs/python.md).
         o, final_state = _op.chunk_kda_fwd(

@@ -54,6 +54,8 @@ class KDACompilerBackend(BaseBackend):
             return False, 'kda does not return intermediate states'
         # fla's chunk_size (and disable_recompute) choose how fla computes
         # the same result; kda's bundles choose their own chunk size.
+        if not use_gate_in_kernel:  # as fla: A_log and dt_bias unused
+            A_log = dt_bias = None
         flags = dict(zip(_chunk._FLAG_NAMES, _chunk.call_flags(
             use_qk_l2norm_in_kernel, use_gate_in_kernel,
             use_beta_sigmoid_in_kernel, allow_neg_eigval, safe_gate,

@@ -430,6 +430,13 @@ def main():
     check_varlen([0, 15, 100, 300], 2, 2, 128, int32=True)
     _, no_state = kda.chunk_kda(*inputs(1, 8, 1, 1, 64, 3)[:5])
     expect('final_state is None unless asked for', no_state is None)
+    # As fla: A_log and dt_bias matter only with the gate in the kernel.
+    args = inputs(1, 20, 1, 1, 64, 3)[:5]
+    o_plain, _ = kda.chunk_kda(*args)
+    o_ignored, _ = kda.chunk_kda(*args, A_log=torch.randn(1),
+                                 dt_bias=torch.randn(64))
+    expect('A_log and dt_bias without the gate in the kernel are ignored',
+           torch.equal(o_plain, o_ignored))
     names = kda._capi.default_names()
     if 'fwd_k64_bf16_fused' in names:
         check_fused(1, 70, 1, 2, 64)
