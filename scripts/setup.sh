@@ -3,8 +3,9 @@
 # Idempotent and quick when everything is present.
 set -euo pipefail
 
-# python3-torch: the Python package's tests (test/Python).
-packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build lld ccache cmake g++ python3 python3-torch)
+# python3-torch: the Python package's tests (test/Python); python3-venv and
+# python3-setuptools: its install test (pip install into a venv, offline).
+packages=(libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools ninja-build lld ccache cmake g++ python3 python3-torch python3-venv python3-setuptools)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
