@@ -75,11 +75,14 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
       `shared_memory` (the default) or `registers` (kda-assign-tile-layouts
       with only-requested gives layouts to such kernels only).
     - `stages`: the pipelining depth of a register kernel's loads in loops,
-      in [1, 2]: 1 (the default) loads each trip's tiles in that trip; 2
+      in [1, 4]: 1 (the default) loads each trip's tiles in that trip; 2
       loads them one loop trip ahead, the dot operands kept in shared memory
       into buffers of two slots and the register tiles as loop-carried
       values (convert-tile-to-simt, whose `prefetch` option gives every
-      kernel 2).
+      kernel at least 2); N > 2 copies the dot operands kept in shared
+      memory N - 1 trips ahead into buffers of N slots (one cp.async group
+      per trip, the wait leaving the later trips' copies in flight), the
+      register tiles still one trip ahead.
 
     The parameters may be written in any order; those at their default
     value may be left out, and are not printed:
@@ -135,7 +138,7 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
     /// Most registers per thread that PTX .maxnreg may give.
     static constexpr int64_t kMaxRegisters = 255;
     /// Deepest load pipelining convert-tile-to-simt implements.
-    static constexpr int64_t kMaxStages = 2;
+    static constexpr int64_t kMaxStages = 4;
 
     /// Whether the tuning asks for the kernel's tiles in registers.
     bool requestsRegisters() const {

@@ -240,8 +240,10 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
       (value < 24 || value > 255))
     return overrideError(text, "max_registers must be 0 (none) or from 24 "
                                "to 255");
-  if (*key == TuningKey::stages && value != 1 && value != 2)
-    return overrideError(text, "stages must be 1 or 2");
+  if (*key == TuningKey::stages &&
+      (value < 1 || value > tile::TuningAttr::kMaxStages))
+    return overrideError(text, "stages must be from 1 to " +
+                                   std::to_string(tile::TuningAttr::kMaxStages));
   if ((*key == TuningKey::maxLiveBytes || *key == TuningKey::blockK ||
        *key == TuningKey::blockV) &&
       value < 0)

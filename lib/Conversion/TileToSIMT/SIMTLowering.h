@@ -177,7 +177,7 @@ Value convertThroughSharedMemory(OpBuilder &b, Location loc, Value registers,
 /// the buffer its tile is stored to, [rows, columns + kSharedOperandPad]
 /// elements (rows padded so that the 8 rows an ldmatrix reads fall in
 /// different banks), and, for a buffer of several slots (a load copied one
-/// loop trip ahead, prefetchKeptLoads), the first buffer row of the slot
+/// or more loop trips ahead, prefetchKeptLoads), the first buffer row of the slot
 /// the current trip reads (null: row 0).
 struct SharedBuffer {
   Value buffer;
@@ -197,23 +197,26 @@ Value allocSharedOperand(OpBuilder &b, Location loc, RankedTensorType type,
 /// from row `rowOffset` (null: 0) with cp.async, each thread taking its
 /// 16-byte runs of a coalesced layout; runs the box cuts or that are not
 /// aligned are read element by element (the padding value outside the
-/// box). Each cp.async is committed where it is issued; the caller waits.
-/// With `leadingBarrier`, a barrier first (readers of an earlier trip
-/// through a loop are done with the buffer).
+/// box). Each cp.async is committed where it is issued, unless `commit` is
+/// false (the caller then commits the group); the caller waits. With
+/// `leadingBarrier`, a barrier first (readers of an earlier trip through a
+/// loop are done with the buffer).
 void copyTileToShared(OpBuilder &b, Location loc, tile::LoadOp load,
                       Value source, ValueRange indices, ValueRange bounds,
-                      Value buffer, Value rowOffset, bool leadingBarrier);
+                      Value buffer, Value rowOffset, bool leadingBarrier,
+                      bool commit = true);
 
 /// The first op in `load`'s block that reads its tile (directly or through
 /// a tile.trans), when every reader is in that block; null otherwise.
 Operation *firstReaderInBlock(tile::LoadOp load);
 
 /// Copies the kept loads (keepsInSharedMemory) of each scf.for body of
-/// `kernel` whose addresses change with the induction variable one trip
-/// ahead, into buffers of two slots, and records them in `sharedOperands`
-/// (SIMTPrefetch.cpp). Runs before the conversion; the conversion then
-/// only drops those loads' register tiles.
-void prefetchKeptLoads(func::FuncOp kernel, SharedOperandMap &sharedOperands);
+/// `kernel` whose addresses change with the induction variable `stages` - 1
+/// trips ahead (at least one), into buffers of `stages` slots, and records
+/// them in `sharedOperands` (SIMTPrefetch.cpp). Runs before the conversion;
+/// the conversion then only drops those loads' register tiles.
+void prefetchKeptLoads(func::FuncOp kernel, SharedOperandMap &sharedOperands,
+                       int64_t stages = 2);
 
 /// Loads the register tiles of each scf.for body of `kernel` whose
 /// addresses change with the induction variable one trip ahead, as

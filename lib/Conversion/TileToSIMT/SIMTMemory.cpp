@@ -655,7 +655,7 @@ private:
 void simt::copyTileToShared(OpBuilder &rewriter, Location loc,
                             tile::LoadOp op, Value source, ValueRange indices,
                             ValueRange bounds, Value buffer, Value rowOffset,
-                            bool leadingBarrier) {
+                            bool leadingBarrier, bool commit) {
   auto type = cast<RankedTensorType>(op.getResult().getType());
   auto plain = RankedTensorType::get(type.getShape(), type.getElementType());
   DistLayoutAttr layout =
@@ -727,7 +727,8 @@ void simt::copyTileToShared(OpBuilder &rewriter, Location loc,
                 b, l, buffer, bufferIndices(b, r), source, first,
                 b.getIndexAttr(run), Value(),
                 runBytes == 16 ? b.getUnitAttr() : UnitAttr());
-            nvgpu::DeviceAsyncCreateGroupOp::create(b, l, ValueRange{token});
+            if (commit)
+              nvgpu::DeviceAsyncCreateGroupOp::create(b, l, ValueRange{token});
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
@@ -754,7 +755,8 @@ void simt::copyTileToShared(OpBuilder &rewriter, Location loc,
               b, l, buffer, bufferIndices(b, r), source,
               addressing.access(r).indices, b.getIndexAttr(run), Value(),
               runBytes == 16 ? b.getUnitAttr() : UnitAttr()));
-        nvgpu::DeviceAsyncCreateGroupOp::create(b, l, tokens);
+        if (commit)
+          nvgpu::DeviceAsyncCreateGroupOp::create(b, l, tokens);
         scf::YieldOp::create(b, l);
       },
       [&](OpBuilder &b, Location l) {

@@ -1,7 +1,7 @@
 //===- SIMTPrefetch.cpp - loads issued one loop trip ahead ----------------===//
 //
-// Two kinds of loads in an scf.for body, with the kernel's two stages (or
-// convert-tile-to-simt's prefetch):
+// Two kinds of loads in an scf.for body, with the kernel's stages (two or
+// more, or convert-tile-to-simt's prefetch):
 //
 // A tile that stays in shared memory for the dots that read it
 // (keepsInSharedMemory) and is loaded in the body of an scf.for, at an
@@ -13,6 +13,13 @@
 // slot (every thread is past trip i - 1, its last reader), so one wait and
 // one barrier per trip serve every prefetched load of the loop, where a
 // copy issued at the load needs a barrier before it and one after it.
+// With N > 2 stages the copies run N - 1 trips ahead: N slots, the copies
+// for trips 0 to N - 2 before the loop, and in trip i, after the wait and
+// the barrier, those for trip i + N - 1 into slot (i + N - 1) % N, the slot
+// of trip i - 1 that the barrier freed. Each trip's copies are one
+// cp.async group (committed even when the trip is past the end, so that
+// every trip counts one), and the wait leaves the N - 2 latest groups in
+// flight: trip i waits for its own copies only.
 //
 // A tile held in registers whose address changes with the induction
 // variable, from a buffer the loop does not store into, becomes a
@@ -113,10 +120,11 @@ bool isPrefetchable(scf::ForOp loop, tile::LoadOp load,
 }
 
 /// Issues the copies of every load of `loads` for the trip whose induction
-/// variable is `iv`, into the slot that starts at row `slotRows` times the
-/// load's rows (null: slot 0), at `b`'s insertion point.
+/// variable is `iv`, into slot `slot` (null: slot 0), at `b`'s insertion
+/// point; each copy is committed on its own unless `commit` is false.
 void copyForTrip(OpBuilder &b, Location loc, scf::ForOp loop,
-                 ArrayRef<PrefetchedLoad> loads, Value iv, Value slot) {
+                 ArrayRef<PrefetchedLoad> loads, Value iv, Value slot,
+                 bool commit = true) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
   for (const PrefetchedLoad &prefetched : loads)
@@ -139,13 +147,15 @@ void copyForTrip(OpBuilder &b, Location loc, scf::ForOp loop,
               b, loc, load.getResult().getType().getDimSize(0)));
     copyTileToShared(b, loc, load, mapping.lookupOrDefault(load.getSource()),
                      indices, bounds, prefetched.buffer, rowOffset,
-                     /*leadingBarrier=*/false);
+                     /*leadingBarrier=*/false, commit);
   }
 }
 
-/// Prefetches the kept loads of `loop`'s body: all of them or, when one
-/// cannot be (its address does not change, or cannot be recomputed), none.
-void prefetchLoop(scf::ForOp loop, SharedOperandMap &sharedOperands) {
+/// Prefetches the kept loads of `loop`'s body `stages` - 1 trips ahead: all
+/// of them or, when one cannot be (its address does not change, or cannot
+/// be recomputed), none.
+void prefetchLoop(scf::ForOp loop, SharedOperandMap &sharedOperands,
+                  int64_t stages) {
   SmallVector<PrefetchedLoad> loads;
   Operation *first = nullptr;
   for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
@@ -163,37 +173,65 @@ void prefetchLoop(scf::ForOp loop, SharedOperandMap &sharedOperands) {
     return;
   Location loc = loop.getLoc();
   OpBuilder b(loop);
-  // The buffers, and the first trip's copies.
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  // Two stages commit each copy where it is issued and wait for all; more
+  // commit one group per trip and wait for the oldest only.
+  const bool tripGroups = stages > 2;
+  auto commitTrip = [&](OpBuilder &nb, Location nl) {
+    if (tripGroups)
+      NVVM::CpAsyncCommitGroupOp::create(nb, nl);
+  };
+  // The buffers, and the copies of the first stages - 1 trips.
   for (PrefetchedLoad &prefetched : loads)
     prefetched.buffer = allocSharedOperand(
         b, prefetched.load.getLoc(), prefetched.load.getResult().getType(),
-        /*slots=*/2);
-  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                    loop.getLowerBound(), loop.getUpperBound());
-  scf::IfOp::create(b, loc, any, [&](OpBuilder &nb, Location nl) {
-    copyForTrip(nb, nl, loop, loads, loop.getLowerBound(), Value());
-    scf::YieldOp::create(nb, nl);
-  });
+        /*slots=*/stages);
+  for (int64_t ahead = 0; ahead < stages - 1; ++ahead) {
+    Value iv = ahead == 0 ? loop.getLowerBound()
+                          : arith::AddIOp::create(
+                                b, loc, loop.getLowerBound(),
+                                arith::MulIOp::create(b, loc, loop.getStep(),
+                                                      cst(ahead)))
+                                .getResult();
+    Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv,
+                                       loop.getUpperBound());
+    scf::IfOp::create(b, loc, runs, [&](OpBuilder &nb, Location nl) {
+      copyForTrip(nb, nl, loop, loads, iv, ahead == 0 ? Value() : cst(ahead),
+                  /*commit=*/!tripGroups);
+      scf::YieldOp::create(nb, nl);
+    });
+    commitTrip(b, loc);
+  }
   // In the body, before the first reader: this trip's copies done and seen
-  // by every thread (which also frees the other slot), then the next trip's
-  // copies into the other slot.
+  // by every thread (which also frees the slot of the trip before), then
+  // the copies of the trip stages - 1 ahead into that slot.
   b.setInsertionPoint(first);
-  NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+  NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
   gpu::BarrierOp::create(b, loc);
-  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
   Value iv = loop.getInductionVar();
   Value trip = arith::DivUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
       loop.getStep());
-  Value slot = arith::RemUIOp::create(b, loc, trip, cst(2));
-  Value otherSlot = arith::SubIOp::create(b, loc, cst(1), slot);
-  Value next = arith::AddIOp::create(b, loc, iv, loop.getStep());
-  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+  Value slot = arith::RemUIOp::create(b, loc, trip, cst(stages));
+  Value aheadSlot, ahead;
+  if (stages == 2) {
+    aheadSlot = arith::SubIOp::create(b, loc, cst(1), slot);
+    ahead = arith::AddIOp::create(b, loc, iv, loop.getStep());
+  } else {
+    aheadSlot = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, trip, cst(stages - 1)),
+        cst(stages));
+    ahead = arith::AddIOp::create(
+        b, loc, iv,
+        arith::MulIOp::create(b, loc, loop.getStep(), cst(stages - 1)));
+  }
+  Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ahead,
                                      loop.getUpperBound());
   scf::IfOp::create(b, loc, more, [&](OpBuilder &nb, Location nl) {
-    copyForTrip(nb, nl, loop, loads, next, otherSlot);
+    copyForTrip(nb, nl, loop, loads, ahead, aheadSlot, /*commit=*/!tripGroups);
     scf::YieldOp::create(nb, nl);
   });
+  commitTrip(b, loc);
   for (PrefetchedLoad &prefetched : loads) {
     Value rowOffset = arith::MulIOp::create(
         b, loc, slot,
@@ -316,9 +354,10 @@ void simt::prefetchRegisterLoads(func::FuncOp kernel) {
 }
 
 void simt::prefetchKeptLoads(func::FuncOp kernel,
-                             SharedOperandMap &sharedOperands) {
+                             SharedOperandMap &sharedOperands,
+                             int64_t stages) {
   SmallVector<scf::ForOp> loops;
   kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops)
-    prefetchLoop(loop, sharedOperands);
+    prefetchLoop(loop, sharedOperands, std::max<int64_t>(stages, 2));
 }

@@ -283,10 +283,11 @@ struct ConvertTileToSIMTPass
                    SplatOnRegisters, IotaOnRegisters, TriMaskOnRegisters>(
           converter, ctx);
       SharedOperandMap sharedOperands;
-      // The pass's prefetch, or the kernel tuning's two stages.
+      // The pass's prefetch (two stages), or the kernel tuning's stages.
       if (prefetch || tuning.getStages() >= 2) {
         prefetchRegisterLoads(kernel);
-        prefetchKeptLoads(kernel, sharedOperands);
+        prefetchKeptLoads(kernel, sharedOperands,
+                          std::max<int64_t>(tuning.getStages(), 2));
       }
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);

@@ -10,7 +10,7 @@
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.threads=100" 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.threads=2048" 2>&1 | FileCheck %s --check-prefix=THREADS
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.max_registers=300" 2>&1 | FileCheck %s --check-prefix=REGS
-// RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.stages=3" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.stages=5" 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.speculate_loads=2" 2>&1 | FileCheck %s --check-prefix=BOOL
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.block_k=12" 2>&1 | FileCheck %s --check-prefix=BLOCKK
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.max_live_bytes=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
@@ -53,7 +53,7 @@
 // VALUE: error: tuning-override 'inter_solve.threads=many': the value 'many' is not an integer, true or false
 // THREADS: error: tuning-override 'inter_solve.threads={{100|2048}}': threads must be a multiple of 32 from 32 to 1024
 // REGS: error: tuning-override 'inter_solve.max_registers=300': max_registers must be 0 (none) or from 24 to 255
-// STAGES: error: tuning-override 'inter_solve.stages=3': stages must be 1 or 2
+// STAGES: error: tuning-override 'inter_solve.stages=5': stages must be from 1 to 4
 // BOOL: error: tuning-override 'inter_solve.speculate_loads=2': speculate_loads is true or false
 // BLOCKK: error: tuning-override 'inter_solve.block_k=12': block_k must be 0 or a power of 2 of at least 8
 // NEGATIVE: error: tuning-override 'inter_solve.max_live_bytes=-1': max_live_bytes must not be negative

@@ -2,6 +2,8 @@
 // RUN: kda-opt %s --kda-assign-tile-layouts --convert-tile-to-simt --canonicalize --cse | FileCheck %s --check-prefix=AT-LOAD
 // Kernels whose tuning asks for two stages are pipelined without the option.
 // RUN: sed 's/#tile.tuning<threads = 128>/#tile.tuning<threads = 128, stages = 2>/' %s | kda-opt --kda-assign-tile-layouts --convert-tile-to-simt --canonicalize --cse | FileCheck %s
+// Three stages: the kept loads copied two trips ahead.
+// RUN: sed 's/#tile.tuning<threads = 128>/#tile.tuning<threads = 128, stages = 3>/' %s | kda-opt --kda-assign-tile-layouts --convert-tile-to-simt --canonicalize --cse | FileCheck %s --check-prefix=STAGES3
 
 // The state scan's recurrence with w and kg read at rows 64 i of trip i
 // (the rows past %rows padded): both stay in shared memory for the dots,
@@ -40,6 +42,43 @@
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: nvvm.cp.async.wait.group
 // CHECK: scf.yield
+// With three stages: buffers of three 64-row slots; before the loop the
+// copies for trip 0 (slot 0) and for trip 1 (slot 1), each trip's copies
+// one cp.async group (no commit per copy); in the loop, a wait that leaves
+// one group in flight (trip i + 1's), the barrier, then the copies for trip
+// i + 2 into slot (i + 2) mod 3 (trip i - 1's, which the barrier freed)
+// unless past the end, and the trip's commit even then. The dots read slot
+// i mod 3.
+// STAGES3-LABEL: func.func @prefetched
+// STAGES3-DAG: %[[W:.*]] = memref.alloc() : memref<192x72xbf16, #gpu.address_space<workgroup>>
+// STAGES3-DAG: %[[KG:.*]] = memref.alloc() : memref<192x72xbf16, #gpu.address_space<workgroup>>
+// STAGES3-NOT: nvgpu.device_async_create_group
+// STAGES3: nvgpu.device_async_copy %arg0[%[[ROW0:.*]], %{{.*}}], %[[W]][%[[ROW0]], %{{.*}}]
+// STAGES3: nvvm.cp.async.commit.group
+// STAGES3: %[[ROW1:.*]] = arith.addi %[[ROW0]], %c64
+// STAGES3: nvgpu.device_async_copy %arg0[%[[ROW1]], %{{.*}}], %[[W]][%[[ROW1]], %{{.*}}]
+// STAGES3: nvvm.cp.async.commit.group
+// STAGES3: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// STAGES3-NOT: gpu.barrier
+// STAGES3: nvvm.cp.async.wait.group 1
+// STAGES3-NEXT: gpu.barrier
+// STAGES3-NEXT: %[[SLOT:.*]] = arith.remui %[[I]], %c3
+// STAGES3-NEXT: %[[AHEAD:.*]] = arith.addi %[[I]], %c2
+// STAGES3-NEXT: %[[AHEADSLOT:.*]] = arith.remui %[[AHEAD]], %c3
+// STAGES3-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[AHEAD]], %c4
+// STAGES3-NEXT: scf.if %[[MORE]]
+// STAGES3: arith.muli %[[AHEAD]], %c64
+// STAGES3: arith.muli %[[AHEADSLOT]], %c64
+// STAGES3: nvgpu.device_async_copy %arg0{{.*}}, %[[W]]
+// STAGES3: nvgpu.device_async_copy %arg1{{.*}}, %[[KG]]
+// STAGES3: nvvm.cp.async.commit.group
+// STAGES3-NEXT: arith.muli %[[SLOT]], %c64
+// STAGES3: nvvm.ldmatrix
+// STAGES3-COUNT-16: nvvm.mma.sync
+// STAGES3-NOT: gpu.barrier
+// STAGES3-NOT: nvvm.cp.async.wait.group
+// STAGES3: scf.yield
+// STAGES3-NOT: nvgpu.device_async_create_group
 // The same without prefetching (the default): in every trip, a barrier
 // before the copies, and a wait and a barrier before the first dot; one
 // slot each.
@@ -79,6 +118,7 @@ func.func @prefetched(%w: memref<?x64xbf16>, %kg: memref<?x64xbf16>, %u: memref<
 // A loop whose kept loads read the same rows on every trip is left as it
 // was: copies at the load, one slot.
 // CHECK-LABEL: func.func @same_rows
+// STAGES3-LABEL: func.func @same_rows
 // CHECK: scf.for
 // CHECK: memref.alloc() : memref<64x72xbf16, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier

@@ -48,14 +48,14 @@ func.func @tuning_negative_block_v() attributes {tile.kernel, tile.tuning = #til
 
 // -----
 
-// expected-error @+1 {{stages must be in [1, 2], got 3}}
-func.func @tuning_three_stages() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, stages = 3>} {
+// expected-error @+1 {{stages must be in [1, 4], got 5}}
+func.func @tuning_five_stages() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, stages = 5>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{stages must be in [1, 2], got 0}}
+// expected-error @+1 {{stages must be in [1, 4], got 0}}
 func.func @tuning_no_stage() attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, stages = 0>} {
   return
 }
