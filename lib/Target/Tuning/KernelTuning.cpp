@@ -218,9 +218,12 @@ static KernelTuning tuningFor(TunedKernel kernel, TileMapping mapping) {
 /// Whether the chunk recurrence runs on registers. Measured with K = 128 and
 /// bf16 operands, which the register lowering stages through shared memory
 /// for the dots. With K <= 64 (operands below its staging threshold, held
-/// by every warp) ptxas spills at the cap of 168 (96-128 bytes of stack),
-/// with K = 256 1792 bytes, and with f32 operands every warp holds whole
-/// [BT, K] f32 tiles: those stay on shared memory until measured.
+/// by every warp) ptxas spilled 96-128 bytes at the cap of 168; the
+/// recurrent form at K = 64 now assembles without spills on registers (165
+/// and 166 registers with fla's and FlashKDA's flags, 2026-12-06) but is
+/// not timed yet. With K = 256 it spills 1792 bytes, and with f32 operands
+/// every warp holds whole [BT, K] f32 tiles: those stay on shared memory
+/// until measured.
 static bool chunkRecurrenceOnRegisters(int64_t stateRows, bool sixteenBitDots) {
   return stateRows > 64 && stateRows <= 128 && sixteenBitDots;
 }
