@@ -7,11 +7,13 @@ ASAN_BUILD_DIR ?= build-asan
 # Bounded fuzzing runs of make test (seconds; deterministic seeds).
 BUNDLE_FUZZ_SECONDS ?= 30
 FRONTEND_FUZZ_SECONDS ?= 60
+# Random option sets of the whole forward checked on the CPU build (cases).
+SWEEP_CASES ?= 20
 
 LINKER_FLAG := $(shell command -v ld.lld >/dev/null 2>&1 && echo -DLLVM_USE_LINKER=lld)
 CCACHE_FLAG := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 
-.PHONY: setup configure build check test test-asan fuzz-frontend run clean
+.PHONY: setup configure build check test test-asan fuzz-frontend sweep-forward run clean
 
 setup:
 	@scripts/setup.sh
@@ -36,6 +38,7 @@ test: build
 	cmake --build $(BUILD_DIR) --target check-kda
 	$(MAKE) --no-print-directory test-asan
 	$(MAKE) --no-print-directory fuzz-frontend
+	$(MAKE) --no-print-directory sweep-forward
 
 # The runtime's host tests and the bundle fuzz target under ASan + UBSan
 # (any report fails), then a bounded run of the bundle fuzzer over the
@@ -59,6 +62,14 @@ test-asan: $(ASAN_BUILD_DIR)/build.ninja
 fuzz-frontend: build
 	python3 scripts/fuzz-frontend.py --build $(BUILD_DIR) --seed 1 \
 	  --seconds $(FRONTEND_FUZZ_SECONDS)
+
+# Random option sets of kda.chunk_fwd in both forms against the float64
+# reference on the CPU build (docs/testing.md).
+sweep-forward: build
+	python3 scripts/sweep-forward-options.py --build $(BUILD_DIR) --seed 1 \
+	  --cases $(SWEEP_CASES) > $(BUILD_DIR)/sweep-forward-options.log 2>&1 \
+	  || { cat $(BUILD_DIR)/sweep-forward-options.log; exit 1; }
+	@tail -n 1 $(BUILD_DIR)/sweep-forward-options.log | sed 's/^/sweep-forward-options: /'
 
 run: build
 	@scripts/run-default.sh $(BUILD_DIR)
