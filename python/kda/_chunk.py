@@ -269,6 +269,9 @@ _FLAG_NAMES = ('use_qk_l2norm_in_kernel', 'use_gate_in_kernel',
                'dt_bias')
 _ROLES = ('q', 'k', 'v', 'g', 'beta', 'initial_state', 'A_log', 'dt_bias',
           'cu_seqlens')
+# Where _Plan.run finds these roles in the tuple it is given.
+_Q, _INITIAL_STATE, _CU_SEQLENS = (_ROLES.index(role) for role in
+                                   ('q', 'initial_state', 'cu_seqlens'))
 # Calls seen before, by device, scale, flags, dtypes and shapes: their
 # bundle, workspace size and argument structure (only pointers change).
 _plans = {}
@@ -358,13 +361,13 @@ class _Plan:
             final_state = None
             args.final_state.data = (address + self.state_offset
                                      if self.state_bytes else None)
-        if tensors[5] is None:  # no initial state: zeros
+        if tensors[_INITIAL_STATE] is None:  # zeros
             zeros = self._zero_state(device)
             args.initial_state.data = zeros.data_ptr() or None
         host_seqlens = None
-        if tensors[8] is not None:  # cu_seqlens
+        if tensors[_CU_SEQLENS] is not None:
             seqlens = (cu_seqlens_cpu if cu_seqlens_cpu is not None
-                       else tensors[8])
+                       else tensors[_CU_SEQLENS])
             host_seqlens = seqlens.to('cpu', torch.int64).contiguous()
             args.cu_seqlens_host = ctypes.cast(host_seqlens.data_ptr(),
                                                ctypes.POINTER(ctypes.c_int64))
@@ -377,5 +380,5 @@ class _Plan:
             _capi.check(lib.kda_forward(self.program, ctypes.byref(args),
                                         address, self.workspace_bytes, stream))
         if o.dtype != self.q_dtype:
-            o = o.type_as(tensors[0])
+            o = o.type_as(tensors[_Q])
         return o, final_state

@@ -286,8 +286,7 @@ struct ConvertTileToSIMTPass
       // The pass's prefetch (two stages), or the kernel tuning's stages.
       if (prefetch || tuning.getStages() >= 2) {
         prefetchRegisterLoads(kernel);
-        prefetchKeptLoads(kernel, sharedOperands,
-                          std::max<int64_t>(tuning.getStages(), 2));
+        prefetchKeptLoads(kernel, sharedOperands, tuning.getStages());
       }
       populateSIMTMemoryPatterns(converter, patterns, sharedOperands);
       populateSIMTDotPatterns(converter, patterns, sharedOperands);

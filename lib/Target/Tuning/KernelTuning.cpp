@@ -323,7 +323,7 @@ struct HopperKernelTuning : KernelTuningTarget {
   getFusedChunkStageTuning(TunedKernel kernel,
                            const KernelShape &shape) const override {
     return fusedChunkStageTuning(
-        getKernelTuning(kernel, preferredMapping(kernel, shape)));
+        KernelTuningTarget::getFusedChunkStageTuning(kernel, shape));
   }
 };
 } // namespace
