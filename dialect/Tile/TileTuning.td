@@ -83,6 +83,11 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
       memory N - 1 trips ahead into buffers of N slots (one cp.async group
       per trip, the wait leaving the later trips' copies in flight), the
       register tiles still one trip ahead.
+    - `transpose_state`: the chunk recurrence was built with its state
+      transposed, as [block_v, K] tiles (V rows along the dots' M), so that
+      the state and the dot results that feed the next dot enter their dots
+      as A operands; false (the default) for [K, block_v] tiles and for
+      every other kernel. Like `block_v`, a record.
 
     The parameters may be written in any order; those at their default
     value may be left out, and are not printed:
@@ -119,7 +124,9 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
         "whether global addresses split into base and offset">:$hoist_addresses,
     Tile_KernelMappingParameter:$mapping,
     DefaultValuedParameter<"int64_t", "1",
-        "pipelining depth of the loads in loops">:$stages
+        "pipelining depth of the loads in loops">:$stages,
+    Tile_FlagParameter<
+        "whether the chunk recurrence holds its state transposed">:$transpose_state
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
@@ -129,7 +136,7 @@ def Tile_TuningAttr : AttrDef<Tile_Dialect, "Tuning"> {
                    /*max_live_bytes=*/0, /*block_k=*/0, /*block_v=*/0,
                    /*speculate_loads=*/false, /*hoist_addresses=*/false,
                    ::mlir::kda::tile::KernelMapping::shared_memory,
-                   /*stages=*/1);
+                   /*stages=*/1, /*transpose_state=*/false);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -73,5 +73,5 @@ tile::TuningAttr kda::toTuningAttr(MLIRContext *ctx,
       tuning.mapping == TileMapping::registers
           ? tile::KernelMapping::registers
           : tile::KernelMapping::shared_memory,
-      tuning.stages);
+      tuning.stages, tuning.transposeState);
 }

@@ -85,6 +85,11 @@ struct StateScanKernel {
   /// Columns of V per program (the tuning's block_v, or kDefaultBV).
   int64_t kBV = kDefaultBV;
   bool vkLayout = false;
+  /// The recurrent form's state held transposed, as [BV, BK] tiles (S^T):
+  /// V rows along the dots' M, so that the state enters each chunk's dots
+  /// as their A operand and the dot results that feed the next dot are A
+  /// operands too (the kernel tuning's transpose_state).
+  bool transposedState = false;
   /// Element type of kg, w and h (and of q and Aqk), and of u and v_new
   /// (and of o).
   Type ioType, vType;
@@ -95,7 +100,11 @@ struct StateScanKernel {
   Location loc() { return t.loc; }
   bool fusedOutput() const { return static_cast<bool>(o); }
   bool recurrentForm() const { return static_cast<bool>(kd); }
-  SmallVector<int64_t, 2> stateShape() { return {kBK, kBV}; }
+  SmallVector<int64_t, 2> stateShape() {
+    if (transposedState)
+      return {kBV, kBK};
+    return {kBK, kBV};
+  }
   /// First K row of state tile `i`.
   Value kRow(int64_t i) { return t.index(i * kBK); }
 
@@ -103,12 +112,14 @@ struct StateScanKernel {
   /// state `source` ([N, HV, K, V], or [N, HV, V, K] with vk); entries past
   /// K or V read as 0.
   Value loadState(Value source, Value slot, int64_t i) {
-    if (!vkLayout)
-      return t.load(t.tileOf(stateShape(), t.f32()), source,
-                    {slot, head, kRow(i), v0}, {}, {2, 3});
+    if (!vkLayout) {
+      Value kv = t.load(t.tileOf({kBK, kBV}, t.f32()), source,
+                        {slot, head, kRow(i), v0}, {}, {2, 3});
+      return transposedState ? t.trans(kv) : kv;
+    }
     Value vk = t.load(t.tileOf({kBV, kBK}, t.f32()), source,
                       {slot, head, v0, kRow(i)}, {}, {2, 3});
-    return t.trans(vk);
+    return transposedState ? vk : t.trans(vk);
   }
 
   /// Stores state tile `i` (`value`, [64, BV]) at `indices` (the leading
@@ -117,12 +128,13 @@ struct StateScanKernel {
   void storeState(Value value, Value dest, SmallVector<Value> indices,
                   int64_t i) {
     int64_t rank = cast<MemRefType>(dest.getType()).getRank();
-    if (vkLayout) {
+    // The tile is [BK, BV], or [BV, BK] with transposedState.
+    if (vkLayout != transposedState)
       value = t.trans(value);
+    if (vkLayout)
       indices.append({v0, kRow(i)});
-    } else {
+    else
       indices.append({kRow(i), v0});
-    }
     t.store(value, dest, indices, {}, {rank - 2, rank - 1});
   }
 
@@ -244,6 +256,69 @@ struct StateScanKernel {
                        t.toElement(vn, ioType));
   }
 
+  /// buildRecurrentChunk with the state transposed (transposedState): the
+  /// same products, each transposed so that the state and every dot result
+  /// that feeds a dot are A operands ([BV, *] tiles, V rows along M):
+  ///   x^T = rd((v^T - rd(S^T) . kd^T) * beta), v_new^T = rd(x^T . tril(M)^T),
+  ///   o^T = rd(S^T) . qg^T + v_new^T . tril(Aqk)^T,
+  ///   S^T = S^T . diag(2^G_last) + rd(v_new^T) . kg.
+  SmallVector<Value> buildTransposedRecurrentChunk(Value rowStart,
+                                                   Value rowEnd, Value slot,
+                                                   ValueRange state) {
+    const bool narrow = sixteenBitOutput();
+    SmallVector<Value> rounded;
+    for (Value s : state)
+      rounded.push_back(t.toElement(s, ioType));
+    auto operand = [&](Value tile) { return narrow ? tile : t.toF32(tile); };
+
+    // 1. x^T = rd(beta * (v^T - rd(S^T) . kd^T)), beta scaling columns.
+    Value ks = t.zeros({kBV, bt});
+    for (int64_t i = 0; i < numKTiles; ++i)
+      ks = t.dot(rounded[i],
+                 t.trans(loadRows(kd, rowStart, rowEnd, kRow(i), kBK, kDim)),
+                 ks, tile::Precision::ieee);
+    Value vTile =
+        t.trans(t.toF32(loadRows(v, rowStart, rowEnd, v0, kBV, vDim)));
+    auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
+    Value betaRow = t.toF32(t.load(t.tileOf({bt}, betaElem), beta,
+                                   {batch, rowStart, head}, {rowEnd}, {1}));
+    Value x = t.mul(t.sub(vTile, ks), t.broadcast(betaRow, 0, {kBV, bt}));
+    Value xRounded = narrow ? t.toElement(x, vType) : t.roundTo(x, vType);
+
+    // 2. v_new^T = rd(x^T . tril(M)^T).
+    Value vn = t.dot(xRounded,
+                     t.trans(loadLowerBlock(m, rowStart, rowEnd, narrow)),
+                     t.zeros({kBV, bt}), tile::Precision::tf32);
+    Value vnOut = t.toElement(vn, vType);
+
+    // 3. o^T = rd(S^T) . qg^T + v_new^T . tril(Aqk)^T.
+    Value out = t.zeros({kBV, bt});
+    for (int64_t i = 0; i < numKTiles; ++i)
+      out = t.dot(operand(rounded[i]),
+                  operand(t.trans(
+                      loadRows(qg, rowStart, rowEnd, kRow(i), kBK, kDim))),
+                  out, tile::Precision::tf32);
+    out = t.dot(operand(vnOut),
+                t.trans(loadLowerBlock(aqk, rowStart, rowEnd, narrow)), out,
+                tile::Precision::tf32);
+    t.store(t.trans(t.toElement(out, vType)), o,
+            {batch, rowStart, head, v0}, {rowEnd, t.index(vDim)}, {1, 3});
+
+    // 4. S^T = S^T . diag(2^G_last) + rd(v_new^T) . kg.
+    Value vnIo = t.toElement(vn, ioType);
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < numKTiles; ++i) {
+      Value lastGate = t.load(t.tileOf({kBK}, t.f32()), gLast,
+                              {batch, slot, head, kRow(i)}, {t.index(kDim)},
+                              {3});
+      Value decay = t.broadcast(t.exp2(lastGate), 0, stateShape());
+      Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
+      next.push_back(
+          t.dot(vnIo, kgi, t.mul(state[i], decay), tile::Precision::ieee));
+    }
+    return next;
+  }
+
   /// Step 3 of every form: S = diag(2^G_last) . S + kg^T . `vnIo` (v_new in
   /// kg's element type), G_last at the last valid row of the chunk: G's
   /// row, or in the recurrent form slot `slot` of g_last.
@@ -276,6 +351,8 @@ struct StateScanKernel {
   /// the new state tiles.
   SmallVector<Value> buildChunk(Value rowStart, Value rowEnd, Value slot,
                                 ValueRange state) {
+    if (recurrentForm() && transposedState)
+      return buildTransposedRecurrentChunk(rowStart, rowEnd, slot, state);
     if (recurrentForm())
       return buildRecurrentChunk(rowStart, rowEnd, slot, state);
     // 1. h[slot] = rd(S).
@@ -399,7 +476,12 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
                shape);
   // The kernel is built with the tuning's columns of V per program, and
   // its tile.tuning records them.
-  const int64_t bv = tuning.blockV > 0 ? tuning.blockV : kDefaultBV;
+  // The transposed state's default: 16 rows of V (one mma.sync M) per
+  // warp, so that each warp holds its rows of the state whole.
+  int64_t bv = tuning.blockV > 0 ? tuning.blockV : kDefaultBV;
+  if (recurrent && tuning.transposeState && tuning.blockV <= 0 &&
+      tuning.numThreads >= 32)
+    bv = 16 * (tuning.numThreads / 32);
   tuning.blockV = bv;
   func::FuncOp kernel = args.createKernel(tuning);
   OpBuilder b = kernelBuilder(kernel);
@@ -442,6 +524,7 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   body.kBK = stateTileRows(k);
   body.numKTiles = (k + body.kBK - 1) / body.kBK;
   body.vkLayout = vk;
+  body.transposedState = recurrent && tuning.transposeState;
   body.ioType = kgType.getElementType();
   body.vType = uType.getElementType();
   if (body.cu) {

@@ -85,6 +85,7 @@ enum class TuningKey {
   hoistAddresses,
   stages,
   mapping,
+  transposeState,
 };
 
 /// Every key, by the name an override spells it with, in the order error
@@ -99,6 +100,7 @@ constexpr std::pair<llvm::StringLiteral, TuningKey> kKeys[] = {
     {"hoist_addresses", TuningKey::hoistAddresses},
     {"stages", TuningKey::stages},
     {"mapping", TuningKey::mapping},
+    {"transpose_state", TuningKey::transposeState},
 };
 
 /// One parsed `KERNEL.KEY=VALUE` entry.
@@ -140,6 +142,9 @@ void apply(KernelTuning &tuning, TuningKey key, int64_t value) {
   case TuningKey::mapping:
     tuning.mapping =
         value ? TileMapping::registers : TileMapping::sharedMemory;
+    return;
+  case TuningKey::transposeState:
+    tuning.transposeState = value != 0;
     return;
   }
 }
@@ -228,10 +233,15 @@ llvm::Expected<Override> parseOverride(llvm::StringRef text) {
   else if (valueText.getAsInteger(10, value))
     return overrideError(text, "the value '" + valueText +
                                    "' is not an integer, true or false");
-  bool isBool =
-      *key == TuningKey::speculateLoads || *key == TuningKey::hoistAddresses;
+  bool isBool = *key == TuningKey::speculateLoads ||
+                *key == TuningKey::hoistAddresses ||
+                *key == TuningKey::transposeState;
   if (isBool && value != 0 && value != 1)
     return overrideError(text, keyName + " is true or false");
+  if (*key == TuningKey::transposeState &&
+      (kernels.size() != 1 || kernels[0] != TunedKernel::chunkRecurrence))
+    return overrideError(text, "transpose_state applies to chunk_recurrence "
+                               "only");
   if (*key == TuningKey::threads &&
       (value < 32 || value > 1024 || value % 32 != 0))
     return overrideError(text, "threads must be a multiple of 32 from 32 to "

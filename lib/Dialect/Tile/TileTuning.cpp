@@ -15,7 +15,8 @@ LogicalResult TuningAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t threads, int64_t maxRegisters,
                                  int64_t maxLiveBytes, int64_t blockK,
                                  int64_t blockV, bool speculateLoads, bool hoistAddresses,
-                                 KernelMapping mapping, int64_t stages) {
+                                 KernelMapping mapping, int64_t stages,
+                                 bool transposeState) {
   if (threads < 1 || threads > kMaxThreads)
     return emitError() << "threads must be in [1, " << kMaxThreads
                        << "], got " << threads;

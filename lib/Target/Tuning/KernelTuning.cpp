@@ -168,6 +168,13 @@ static KernelTuning decayApplyTuning() { return withThreads(128); }
 ///    2 blocks per SM) 2.661 / 3.813; at 128 (spilling) 2.881 / 5.235.
 ///  - 16 columns of V per program instead of 32 (twice the programs) ran
 ///    4.49 ms with 4 warps and 4.98 with 2 at the first shape.
+/// Measured on an H100 on 2026-12-06 (kda-run, the recurrence alone, B=1
+/// T=8192 H=HV=96 and T=32768 H=HV=32, K=V=128 bf16, chunk 16; default
+/// 0.951 / 2.044 ms): 8 warps per 64 columns 1.38-1.40 (capped at 128
+/// registers) and 1.66-1.67 (uncapped); stages 3 1.038, stages 4 0.947 /
+/// 2.036-2.053 (level); the state transposed (transpose_state, 64 columns
+/// of 4 warps, 192 programs) 2.13 ms at this cap (560 bytes spilled), 1.011
+/// / 2.884 at 232 registers and 1.019 / 2.98 uncapped. None is kept.
 static KernelTuning chunkRecurrenceTuning(TileMapping mapping) {
   KernelTuning tuning = stateScanTuning(/*fused=*/true);
   if (mapping == TileMapping::registers) {

@@ -89,7 +89,8 @@ bool mayFollow(tile::LaunchOp last, tile::LaunchOp next) {
 /// it, else the shared-memory mapping, which lowers any tile code for any
 /// thread count; one stage (no load pipelining across the bodies).
 /// `block_k` and `block_v` are left out: the bodies may use different
-/// widths.
+/// widths; so is `transpose_state`, which only the chunk recurrence (never
+/// fused) records.
 tile::TuningAttr fuseTunings(MLIRContext *ctx,
                              ArrayRef<tile::TuningAttr> tunings) {
   int64_t threads = 0, maxRegisters = 0, maxLiveBytes = 0;
@@ -111,7 +112,7 @@ tile::TuningAttr fuseTunings(MLIRContext *ctx,
                                speculate, hoist,
                                registers ? tile::KernelMapping::registers
                                          : tile::KernelMapping::shared_memory,
-                               /*stages=*/1);
+                               /*stages=*/1, /*transpose_state=*/false);
 }
 
 /// The name of the fused kernel: the first kernel's name, then each later

@@ -1,4 +1,5 @@
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s
+// RUN: kda-opt %s --split-input-file --convert-kda-to-tile="tuning-override=chunk_recurrence.transpose_state=true" --canonicalize --cse | FileCheck %s --check-prefix=TRANS
 
 // kda.chunk_recurrence: the state scan's kernel (one program per V tile of
 // 32 columns and batch x value head, the [128, 32] f32 state carried through
@@ -46,6 +47,54 @@
 // CHECK-NOT: tile.store
 // CHECK:   scf.yield %[[NEXT]]
 // CHECK: tile.store %{{.*}}, %arg10[{{.*}}] dims [2, 3] : tensor<128x32xf32>, memref<?x8x128x128xf32>
+// transpose_state: the same recurrence on the transposed state S^T, a
+// [64, 128] tile (16 rows of V per warp of the 4: block_v 64 by default),
+// so that the state and the dot results that feed a dot are A operands:
+// x^T = rd(beta (v^T - rd(S^T) kd^T)), v_new^T = rd(x^T tril(M)^T),
+// o^T = rd(S^T) qg^T + v_new^T tril(Aqk)^T (stored transposed),
+// S^T = S^T 2^G_last + v_new^T kg.
+
+// TRANS: func.func @recurrence_chunk_recurrence_0(
+// TRANS-SAME: block_v = 64, {{.*}} transpose_state = true>}
+// TRANS: %[[S0:.*]] = tile.load %arg8[{{.*}}] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<128x64xf32>
+// TRANS: %[[S0T:.*]] = tile.trans %[[S0]] : tensor<128x64xf32> -> tensor<64x128xf32>
+// TRANS: scf.for %{{.*}} iter_args(%[[S:.*]] = %[[S0T]]) -> (tensor<64x128xf32>) {
+// TRANS:   %[[SR:.*]] = arith.truncf %[[S]] : tensor<64x128xf32> to tensor<64x128xbf16>
+// TRANS:   %[[KD:.*]] = tile.load %arg1[
+// TRANS:   %[[KDT:.*]] = tile.trans %[[KD]] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+// TRANS:   %[[KS:.*]] = tile.dot %[[SR]], %[[KDT]], %{{.*}} : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
+// TRANS:   %[[V:.*]] = tile.load %arg3[
+// TRANS:   %[[VF:.*]] = arith.extf %[[V]]
+// TRANS:   %[[VT:.*]] = tile.trans %[[VF]] : tensor<64x64xf32> -> tensor<64x64xf32>
+// TRANS:   %[[BETA:.*]] = tile.load %arg4[
+// TRANS:   %[[BETAC:.*]] = tile.broadcast %[[BETA]] dims [0] : tensor<64xf32> -> tensor<64x64xf32>
+// TRANS:   %[[T:.*]] = arith.subf %[[VT]], %[[KS]]
+// TRANS:   %[[X:.*]] = arith.mulf %[[T]], %[[BETAC]]
+// TRANS:   %[[XB:.*]] = arith.truncf %[[X]]
+// TRANS:   %[[M:.*]] = tile.load %arg5[
+// TRANS:   %[[ML:.*]] = arith.select %{{.*}}, %[[M]], %{{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
+// TRANS:   %[[MT:.*]] = tile.trans %[[ML]]
+// TRANS:   %[[VN:.*]] = tile.dot %[[XB]], %[[MT]], %{{.*}} precision = tf32
+// TRANS:   %[[VNB:.*]] = arith.truncf %[[VN]] : tensor<64x64xf32> to tensor<64x64xbf16>
+// TRANS:   %[[QG:.*]] = tile.load %arg0[
+// TRANS:   %[[QGT:.*]] = tile.trans %[[QG]] : tensor<64x128xbf16> -> tensor<128x64xbf16>
+// TRANS:   %[[INTER:.*]] = tile.dot %[[SR]], %[[QGT]], %{{.*}} precision = tf32 : tensor<64x128xbf16>, tensor<128x64xbf16> -> tensor<64x64xf32>
+// TRANS:   %[[A:.*]] = tile.load %arg6[
+// TRANS:   %[[AL:.*]] = arith.select %{{.*}}, %[[A]], %{{.*}} : tensor<64x64xi1>, tensor<64x64xbf16>
+// TRANS:   %[[AT:.*]] = tile.trans %[[AL]]
+// TRANS:   %[[OUT:.*]] = tile.dot %[[VNB]], %[[AT]], %[[INTER]] precision = tf32
+// TRANS:   %[[OB:.*]] = arith.truncf %[[OUT]]
+// TRANS:   %[[OT:.*]] = tile.trans %[[OB]]
+// TRANS:   tile.store %[[OT]], %arg9[
+// TRANS:   %[[GL:.*]] = tile.load %arg7[
+// TRANS:   %[[E:.*]] = math.exp2 %[[GL]] : tensor<128xf32>
+// TRANS:   %[[DECAY:.*]] = tile.broadcast %[[E]] dims [0] : tensor<128xf32> -> tensor<64x128xf32>
+// TRANS:   %[[KG:.*]] = tile.load %arg2[
+// TRANS:   %[[SD:.*]] = arith.mulf %[[S]], %[[DECAY]] : tensor<64x128xf32>
+// TRANS:   %[[NEXT:.*]] = tile.dot %[[VNB]], %[[KG]], %[[SD]] : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
+// TRANS:   scf.yield %[[NEXT]]
+// TRANS: %[[ST:.*]] = tile.trans %{{.*}} : tensor<64x128xf32> -> tensor<128x64xf32>
+// TRANS: tile.store %[[ST]], %arg10[{{.*}}] dims [2, 3] : tensor<128x64xf32>, memref<?x8x128x128xf32>
 func.func @recurrence(%qg: tensor<?x?x8x128xbf16>, %kd: tensor<?x?x8x128xbf16>,
     %kg: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>, %beta: tensor<?x?x8xf32>,
     %M: tensor<?x?x8x64xbf16>, %Aqk: tensor<?x?x8x64xbf16>, %gl: tensor<?x?x8x128xf32>,

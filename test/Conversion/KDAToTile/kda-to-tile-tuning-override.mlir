@@ -14,6 +14,8 @@
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.speculate_loads=2" 2>&1 | FileCheck %s --check-prefix=BOOL
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.block_k=12" 2>&1 | FileCheck %s --check-prefix=BLOCKK
 // RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.max_live_bytes=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=inter_solve.transpose_state=true" 2>&1 | FileCheck %s --check-prefix=TRANSPOSE
+// RUN: not kda-opt %s --convert-kda-to-tile="tuning-override=chunk_recurrence.transpose_state=3" 2>&1 | FileCheck %s --check-prefix=TRANSPOSEBOOL
 
 // tuning-override entries KERNEL.KEY=VALUE replace what the tuning target
 // chose for that kernel, after it chose (the mapping stays the target's:
@@ -49,7 +51,7 @@
 
 // SYNTAX: error: tuning-override 'inter_solve': expected KERNEL.KEY=VALUE, e.g. chunk_recurrence.threads=256
 // KERNEL: error: tuning-override 'solve.threads=64': no tuned kernel 'solve' (the kernels: l2norm, beta_activation, gate, gate_precomputed, intra_diag_exact, intra_diag_safe, inter_solve, inter_solve_safe, inter_solve_ieee_merge, wy_recompute, output, output_register_dots, state_scan, state_scan_fused, decay_apply, chunk_recurrence, chunk_stages)
-// KEY: error: tuning-override 'inter_solve.warps=4': no tuning key 'warps' (the keys: threads, max_registers, max_live_bytes, block_k, block_v, speculate_loads, hoist_addresses, stages, mapping)
+// KEY: error: tuning-override 'inter_solve.warps=4': no tuning key 'warps' (the keys: threads, max_registers, max_live_bytes, block_k, block_v, speculate_loads, hoist_addresses, stages, mapping, transpose_state)
 // VALUE: error: tuning-override 'inter_solve.threads=many': the value 'many' is not an integer, true or false
 // THREADS: error: tuning-override 'inter_solve.threads={{100|2048}}': threads must be a multiple of 32 from 32 to 1024
 // REGS: error: tuning-override 'inter_solve.max_registers=300': max_registers must be 0 (none) or from 24 to 255
@@ -57,6 +59,8 @@
 // BOOL: error: tuning-override 'inter_solve.speculate_loads=2': speculate_loads is true or false
 // BLOCKK: error: tuning-override 'inter_solve.block_k=12': block_k must be 0 or a power of 2 of at least 8
 // NEGATIVE: error: tuning-override 'inter_solve.max_live_bytes=-1': max_live_bytes must not be negative
+// TRANSPOSE: error: tuning-override 'inter_solve.transpose_state=true': transpose_state applies to chunk_recurrence only
+// TRANSPOSEBOOL: error: tuning-override 'chunk_recurrence.transpose_state=3': transpose_state is true or false
 
 func.func @exact(%q: tensor<1x?x4x128xbf16>, %k: tensor<1x?x4x128xbf16>,
                  %G: tensor<1x?x4x128xf32>, %beta: tensor<1x?x4xf32>,

@@ -105,6 +105,11 @@ struct KernelTuning {
   /// state scans and the chunk recurrence); 0 for the others, or for their
   /// default (block_v).
   int64_t blockV = 0;
+  /// Whether the chunk recurrence holds its state transposed, as [BV, K]
+  /// tiles with V rows along the dots' M, so that the state and the dot
+  /// results that feed the next dot are A operands (transpose_state);
+  /// false for every other kernel.
+  bool transposeState = false;
 };
 
 /// The #tile.tuning attribute that records `tuning` on a kernel.

@@ -28,8 +28,8 @@ llvm::StringRef getTunedKernelName(TunedKernel kernel);
 /// (entries `KERNEL.KEY=VALUE`; KERNEL a kernel's name or `chunk_stages`,
 /// every per-chunk stage kernel; KEY one of #tile.tuning's parameters:
 /// threads, max_registers, max_live_bytes, block_k, block_v,
-/// speculate_loads, hoist_addresses, stages, or mapping = registers |
-/// shared_memory, the
+/// speculate_loads, hoist_addresses, stages, transpose_state (of
+/// chunk_recurrence only), or mapping = registers | shared_memory, the
 /// mapping the kernel asks for) applied to the tunings it returns. Later
 /// entries win. Fails with a message naming the entry, and
 /// the kernels or keys there are, when an entry does not parse.
