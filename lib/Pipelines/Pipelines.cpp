@@ -29,10 +29,14 @@ ForwardForm mlir::kda::preferredForwardForm(ModuleOp module) {
     if (q.isDynamicDim(2) || v.isDynamicDim(2))
       staticHeads = false;
     Type element = q.getElementType();
-    bool sixteenBit = (element.isBF16() || element.isF16()) &&
-                      getElementTypeOrSelf(op.getK().getType()) == element &&
-                      getElementTypeOrSelf(op.getV().getType()) == element;
-    if (!prefersRecurrentForward(q.getShape().back(), sixteenBit))
+    bool oneType = getElementTypeOrSelf(op.getK().getType()) == element &&
+                   getElementTypeOrSelf(op.getV().getType()) == element;
+    ForwardOperands operands = ForwardOperands::mixed;
+    if (oneType && (element.isBF16() || element.isF16()))
+      operands = ForwardOperands::sixteenBit;
+    else if (oneType && element.isF32())
+      operands = ForwardOperands::f32;
+    if (!prefersRecurrentForward(q.getShape().back(), operands))
       allPreferRecurrent = false;
   });
   ForwardForm form;

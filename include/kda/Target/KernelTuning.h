@@ -34,14 +34,26 @@ enum class AddressHoisting {
 /// convert-kda-to-tile's `tuning` option.
 inline constexpr llvm::StringLiteral kHopperTuningName = "sm_90";
 
+/// The element types of a forward's q, k and v, as the choice of its form
+/// sees them.
+enum class ForwardOperands {
+  /// One 16-bit float type (bf16 or f16).
+  sixteenBit,
+  /// All f32.
+  f32,
+  /// Anything else (types that differ).
+  mixed,
+};
+
 /// Whether the Hopper tuning runs a whole forward (kda.chunk_fwd) whose
-/// state has `keyDim` rows and whose dots take 16-bit operands
-/// (`sixteenBitOperands`: q, k and v of one 16-bit float type) in the
+/// state has `keyDim` rows and whose q, k and v are `operands` in the
 /// recurrent two-kernel form (kda-fuse-recurrence, the fused per-chunk
-/// kernel, chunks of 16): exactly where its chunk recurrence runs on
-/// registers. Elsewhere the recurrence would stay on shared memory, where
-/// the staged form is faster (measured at K = 64, docs/performance.md).
-bool prefersRecurrentForward(int64_t keyDim, bool sixteenBitOperands);
+/// kernel, chunks of 16): K from 65 to 128 with 16-bit operands, where its
+/// chunk recurrence runs on registers. Elsewhere the staged form is faster
+/// (measured at K = 64 and 256, docs/performance.md), not yet checked on
+/// the GPU tier (f32, where the recurrent form was faster) or not measured
+/// (mixed types).
+bool prefersRecurrentForward(int64_t keyDim, ForwardOperands operands);
 
 /// Registers the Hopper tuning as kHopperTuningName (once; later calls do
 /// nothing). The pipelines and registerAllKDAPasses call it.

@@ -341,10 +341,24 @@ struct HopperKernelTuning : KernelTuningTarget {
 /// 0.70-0.79x the staged form's time at every anchor shape (B=1 T=8192
 /// H=96 2.170 against 3.118 ms; fla 3.288); chunk 32 took 2.771. At K = V = 64 it was
 /// slower (2.117 against 1.912 ms at T=8192 H=96), its chunk recurrence on
-/// shared memory.
+/// shared memory. Again on an H100 on 2026-12-06 (kda-run, two rounds, the
+/// same shape): K = V = 64 bf16 2.164-2.166 against 1.861-1.863 ms (staged
+/// kept), K = V = 256 bf16 10.30-10.32 against 8.24-8.25 (staged kept), and
+/// K = V = 128 with f32 I/O 10.199-10.201 against 10.888-10.937 (the
+/// recurrent form faster, its chunk recurrence on shared memory; that form
+/// with f32 I/O has passed the CPU checks and the float64 check of this one
+/// GPU run, not yet the GPU tier of scripts/gpu-check.sh, so f32 stays
+/// staged until it has).
 bool mlir::kda::prefersRecurrentForward(int64_t keyDim,
-                                        bool sixteenBitOperands) {
-  return chunkRecurrenceOnRegisters(keyDim, sixteenBitOperands);
+                                        ForwardOperands operands) {
+  switch (operands) {
+  case ForwardOperands::sixteenBit:
+    return chunkRecurrenceOnRegisters(keyDim, /*sixteenBitDots=*/true);
+  case ForwardOperands::f32:
+  case ForwardOperands::mixed:
+    return false;
+  }
+  llvm_unreachable("unknown forward operands");
 }
 
 void mlir::kda::registerHopperKernelTuning() {
