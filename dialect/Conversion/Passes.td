@@ -135,7 +135,14 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "the register mapping takes the kernel (the pairwise form's "
            "[BK, BC, BC] tiles keep it on shared memory). With "
            "exact-diagonal-factoring, its pairwise fallback, by key rows "
-           "over whole [BC, BK] blocks">
+           "over whole [BC, BK] blocks">,
+    Option<"approximateSigmoid", "approximate-sigmoid", "bool",
+           /*default=*/"false",
+           "The sigmoids of the in-kernel gate (lower_bound mode) and of "
+           "beta_activation as s / (1 + 2^(-x log2(e))), the division with "
+           "the afn fast-math flag (on the GPU one ex2.approx.ftz and an "
+           "approximate division) instead of s / (1 + exp(-x)) with an IEEE "
+           "division">
   ];
 }
 

@@ -107,6 +107,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
   toTile.fusePreprocessing = stages.chunkKernels && stages.preprocessing;
   toTile.exactDiagonalFactoring = stages.exactDiagonalFactoring;
   toTile.exactDiagonalRows = stages.exactDiagonalRows;
+  toTile.approximateSigmoid = stages.approximateSigmoid;
   toTile.tuningOverrides.assign(stages.tuningOverrides.begin(),
                                 stages.tuningOverrides.end());
   pm.addPass(createConvertKDAToTilePass(toTile));

@@ -5,7 +5,7 @@
 //               [--chunk-size N] [--fuse-recurrence] [--fuse-scan-output]
 //               [--fuse-chunk-kernels [--fuse-preprocessing]]
 //               [--exact-diagonal-factoring]
-//               [--exact-diagonal-rows]
+//               [--exact-diagonal-rows] [--approximate-sigmoid]
 //               [--tuning-override K.KEY=VALUE]
 //               [-o out.ptx]
 //
@@ -164,6 +164,14 @@ static llvm::cl::opt<bool> exactDiagonalRowsOption(
                    "fallback)"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> approximateSigmoidOption(
+    "approximate-sigmoid",
+    llvm::cl::desc("Compute the in-kernel gate's (lower_bound mode) and "
+                   "beta's sigmoids as s / (1 + 2^(-x log2(e))) with an "
+                   "approximate division (ex2.approx.ftz and div.approx on "
+                   "the GPU) instead of an exp and an IEEE division"),
+    llvm::cl::init(false));
+
 
 static llvm::cl::list<std::string> tuningOverrideOption(
     "tuning-override",
@@ -224,6 +232,7 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   }
   options.stages.exactDiagonalFactoring = exactDiagonalFactoringOption;
   options.stages.exactDiagonalRows = exactDiagonalRowsOption;
+  options.stages.approximateSigmoid = approximateSigmoidOption;
   options.stages.tuningOverrides.assign(tuningOverrideOption.begin(),
                                         tuningOverrideOption.end());
   return options;

@@ -56,6 +56,12 @@ namespace mlir::kda {
                      "rows, in 2-D tiles (convert-kda-to-tile "                \
                      "exact-diagonal-rows)"),                                  \
       llvm::cl::init(false)};                                                  \
+  PassOptions::Option<bool> approximateSigmoid{                                \
+      *this, "approximate-sigmoid",                                            \
+      llvm::cl::desc("The in-kernel gate's and beta's sigmoids with exp2 "    \
+                     "and an approximate division (convert-kda-to-tile "      \
+                     "approximate-sigmoid)"),                                  \
+      llvm::cl::init(false)};                                                  \
   PassOptions::ListOption<std::string> tuningOverrides{                        \
       *this, "tuning-override",                                                \
       llvm::cl::desc("KERNEL.KEY=VALUE entries that replace a kernel's "      \
@@ -79,6 +85,8 @@ struct StageOptions {
   bool exactDiagonalFactoring = false;
   /// convert-kda-to-tile's exact-diagonal-rows.
   bool exactDiagonalRows = false;
+  /// convert-kda-to-tile's approximate-sigmoid.
+  bool approximateSigmoid = false;
   /// convert-kda-to-tile's tuning-override entries.
   std::vector<std::string> tuningOverrides;
 
@@ -92,6 +100,7 @@ struct StageOptions {
             options.fusePreprocessing,
             options.exactDiagonalFactoring,
             options.exactDiagonalRows,
+            options.approximateSigmoid,
             std::vector<std::string>(options.tuningOverrides.begin(),
                                      options.tuningOverrides.end())};
   }
@@ -104,6 +113,7 @@ struct StageOptions {
     options.fusePreprocessing = preprocessing;
     options.exactDiagonalFactoring = exactDiagonalFactoring;
     options.exactDiagonalRows = exactDiagonalRows;
+    options.approximateSigmoid = approximateSigmoid;
     options.tuningOverrides = llvm::ArrayRef<std::string>(tuningOverrides);
   }
 };

@@ -45,12 +45,6 @@ struct GateBuilder : TileValueBuilder {
     return select(big, x, smooth);
   }
 
-  /// sigmoid(x) = 1 / (1 + exp(-x)).
-  Value sigmoid(Value x) {
-    Value negX = neg(x);
-    Value denom = add(splat(1.0f), exp(negX));
-    return arith::DivFOp::create(b, loc, splat(1.0f), denom);
-  }
 };
 
 } // namespace
@@ -174,7 +168,11 @@ LogicalResult kda::lowerStage(GateCumsumOp op, StageContext &ctx) {
       // gamma = lower_bound * sigmoid(exp(A_log) * a)
       Value s = scale ? gate.mul(gate.splat(scale), a) : a;
       float lb = op.getLowerBound()->convertToFloat();
-      gamma = gate.mul(gate.splat(lb), gate.sigmoid(s));
+      // (the lower bound folded into the approximate form's numerator)
+      gamma = ctx.approximateSigmoid
+                  ? gate.sigmoid(s, lb, /*approximate=*/true)
+                  : gate.mul(gate.splat(lb),
+                             gate.sigmoid(s, 1.0, /*approximate=*/false));
     }
   }
 

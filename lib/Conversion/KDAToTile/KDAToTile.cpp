@@ -587,6 +587,7 @@ struct ConvertKDAToTilePass
                        chunkGateFor(op),
                        exactDiagonalFactoring,
                        exactDiagonalRows,
+                       approximateSigmoid,
                        describe,
                        addKey,
                        fusedChunkStageShape};

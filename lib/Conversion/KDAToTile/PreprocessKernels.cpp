@@ -144,10 +144,11 @@ static void normalizeRows(RowBuilder &r, L2NormOp op, Value x, Value out,
 
 /// The logits of `raw` at (batch, [row0, row0 + rows), head), rows at or
 /// past `rowEnd` excluded, as s * sigmoid(x) in f32 into `out` (s = 2 with
-/// allow_neg_eigval, else 1).
+/// allow_neg_eigval, else 1); with `approximate`, as
+/// TileValueBuilder::sigmoid's approximate form.
 static void activateBeta(RowBuilder &r, BetaActivationOp op, Value raw,
                          Value out, Value batch, Value row0, Value head,
-                         Value rowEnd, int64_t rows) {
+                         Value rowEnd, int64_t rows, bool approximate) {
   OpBuilder &b = r.b;
   Location loc = r.loc;
   auto rawType = cast<RankedTensorType>(op.getBetaRaw().getType());
@@ -159,11 +160,7 @@ static void activateBeta(RowBuilder &r, BetaActivationOp op, Value raw,
       at, ValueRange{rowEnd}, b.getDenseI64ArrayAttr({1}), nullptr);
   if (!rawType.getElementType().isF32())
     x = arith::ExtFOp::create(b, loc, tileType, x);
-  // s * sigmoid(x) = s / (1 + exp(-x)).
-  Value denom = arith::AddFOp::create(
-      b, loc, r.splat(tileType, 1.0f),
-      math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x)));
-  Value beta = arith::DivFOp::create(b, loc, r.splat(tileType, s), denom);
+  Value beta = r.sigmoid(x, s, approximate);
   tile::StoreOp::create(b, loc, beta, out, at, ValueRange{rowEnd},
                         b.getDenseI64ArrayAttr({1}));
 }
@@ -223,7 +220,8 @@ static LogicalResult lowerBetaPerChunk(BetaActivationOp op, StageContext &ctx,
                     args.bind(kernel.kernel, raw, out);
                     RowBuilder r{{kernel.builder, loc}};
                     activateBeta(r, op, raw, out, body.batch, body.rowStart,
-                                 body.head, body.rowEnd, bt);
+                                 body.head, body.rowEnd, bt,
+                                 ctx.approximateSigmoid);
                   });
   return success();
 }
@@ -295,7 +293,7 @@ LogicalResult kda::lowerStage(BetaActivationOp op, StageContext &ctx) {
   Value head = arith::RemUIOp::create(b, loc, bh, heads);
   Value row0 = arith::MulIOp::create(b, loc, block, r.index(kBetaRows));
   activateBeta(r, op, raw, kernel.output, batch, row0, head, tokens,
-               kBetaRows);
+               kBetaRows, ctx.approximateSigmoid);
 
   // Host: ceil(T / 64) * B * HV programs.
   launchRowBlocks(ctx, loc, kernel.kernel, args.buffers(), kBetaRows);

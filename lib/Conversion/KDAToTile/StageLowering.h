@@ -71,6 +71,10 @@ struct StageContext {
   /// intra_diag's exact path forms its pairwise decays by key rows, in 2-D
   /// tiles (the pass's exact-diagonal-rows; IntraDiagKernel.cpp).
   bool exactDiagonalRows;
+  /// The in-kernel gate's and beta_activation's sigmoids with exp2 and an
+  /// approximate division (the pass's approximate-sigmoid;
+  /// TileValueBuilder::sigmoid).
+  bool approximateSigmoid;
   /// Records the name and dimension symbols of a tensor of the kda function
   /// (used for entry arguments and results in the bundle manifest). `dims`
   /// holds one symbol per dimension; static dimensions are written as their

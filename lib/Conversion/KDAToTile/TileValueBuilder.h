@@ -44,6 +44,25 @@ struct TileValueBuilder {
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value neg(Value x) { return arith::NegFOp::create(b, loc, x); }
   Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  /// s * sigmoid(x) of the f32 tile `x`: s / (1 + exp(-x)), or with
+  /// `approximate` s / (1 + 2^(-x log2(e))), the exponential as an exp2 (one
+  /// ex2.approx.ftz on the GPU, convert-gpu-exp2-to-intrinsic) and the
+  /// division with the `afn` fast-math flag (an approximate reciprocal and a
+  /// multiply instead of an IEEE division), both within a few ulp of f32.
+  /// The ends stay exact either way: the exponential overflows to inf for x
+  /// below about -88 (s / inf = 0) and flushes to 0 above about 87 (s / 1).
+  Value sigmoid(Value x, double s, bool approximate) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (!approximate) {
+      Value denom = add(splat(type, 1.0), math::ExpOp::create(b, loc, neg(x)));
+      return arith::DivFOp::create(b, loc, splat(type, s), denom);
+    }
+    constexpr double kLog2E = 1.4426950408889634;
+    Value power = exp2(mul(x, splat(type, -kLog2E)));
+    Value denom = add(splat(type, 1.0), power);
+    return arith::DivFOp::create(b, loc, splat(type, s), denom,
+                                 arith::FastMathFlags::afn);
+  }
   Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value select(Value mask, Value x, Value y) {
     return arith::SelectOp::create(b, loc, mask, x, y);

@@ -22,7 +22,8 @@
 // empty and one-token sequences, allow_neg_eigval and states, at chunks of
 // 64 and 16 (and once without it). With the recurrence's state transposed
 // (chunk_recurrence.transpose_state, [block_v, K] tiles): the varlen f16 vk,
-// f32 kv, K = 256 and FlashKDA chunk-16 cases again.
+// f32 kv, K = 256 and FlashKDA chunk-16 cases again. FlashKDA's flags with
+// the gate's and beta's sigmoids approximate (--approximate-sigmoid).
 
 // RUN: split-file %s %t
 // RUN: kda-translate %t/gva_bf16.mlir --kda-to-bundle --no-cubin --fuse-recurrence -o %t/gva_bf16.kdab
@@ -48,7 +49,9 @@
 // RUN: kda-translate %t/f32_kv.mlir --kda-to-bundle --no-cubin --fuse-recurrence --tuning-override chunk_recurrence.transpose_state=true -o %t/f32_kv_tr.kdab
 // RUN: kda-translate %t/k256_safe.mlir --kda-to-bundle --no-cubin --fuse-recurrence --tuning-override chunk_recurrence.transpose_state=true -o %t/k256_safe_tr.kdab
 // RUN: kda-translate %t/c16_flashkda_flags.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --tuning-override chunk_recurrence.transpose_state=true -o %t/c16_flashkda_flags_tr.kdab
+// RUN: kda-translate %t/flashkda_flags.mlir --kda-to-bundle --no-cubin --fuse-recurrence --fuse-chunk-kernels --fuse-preprocessing --approximate-sigmoid -o %t/flashkda_flags_approx.kdab
 // RUN: kda-run %t/gva_bf16.kdab --cpu --batch 2 --seq-len 200 --heads 2 --value-heads 8 | FileCheck %s
+// RUN: kda-run %t/flashkda_flags_approx.kdab --cpu --batch 1 --seq-len 1000 --heads 4 --value-heads 4 --cu-seqlens 0,256,500,1000 --check-heads 6 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/varlen_f16_vk_tr.kdab --cpu --batch 1 --seq-len 300 --heads 2 --value-heads 4 --cu-seqlens 0,0,1,1,64,65,130,300 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/f32_kv_tr.kdab --cpu --batch 2 --seq-len 129 --heads 1 --value-heads 2 | FileCheck %s --check-prefixes=CHECK,STATES
 // RUN: kda-run %t/k256_safe_tr.kdab --cpu --batch 1 --seq-len 700 --heads 2 --value-heads 2 --cu-seqlens 0,100,300,700 | FileCheck %s --check-prefixes=CHECK,STATES
