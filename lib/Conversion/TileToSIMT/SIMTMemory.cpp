@@ -293,18 +293,32 @@ int64_t distinctWarps(DistLayoutAttr layout) {
   return n;
 }
 
-/// A tile of `bytes` that several of the program's `numWarps` warps hold
-/// whole (`layout` tells `distinctWarps` apart) is loaded once and handed
-/// out through shared memory when the copies would read at least 8 KiB
-/// more from global memory than one load: from 8 KiB with two warps (the
-/// seed kernel's tiles), from 2.7 KiB with four (a [16, 128] bf16 operand
-/// of the recurrence at chunk 16, which every warp would otherwise load
-/// with narrow accesses).
-bool worthStaging(int64_t bytes, DistLayoutAttr layout, int64_t numWarps) {
+/// True when the tuning of `op`'s kernel loads its loops' tiles trips ahead
+/// (stages of 2 or more).
+static bool isPipelined(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  auto tuning = func ? tile::TuningAttr::lookup(func) : tile::TuningAttr();
+  return tuning && tuning.getStages() >= 2;
+}
+
+/// A tile of `bytes` that several warps of `op`'s program hold whole
+/// (`layout` tells `distinctWarps` apart) is loaded once and handed out
+/// through shared memory when the copies would read at least 8 KiB more
+/// from global memory than one load: from 8 KiB with two warps (the seed
+/// kernel's tiles), from 2.7 KiB with four (a [16, 128] bf16 operand of the
+/// recurrence at chunk 16, which every warp would otherwise load with
+/// narrow accesses). In a pipelined kernel (isPipelined), whose register
+/// tiles are loaded a trip ahead and so held twice, from 4 KiB more: with
+/// two warps the recurrence's [16, 128] operands then stay out of the
+/// registers (ptxas: 228 registers without spills at chunk 16, K = 128,
+/// against 296 bytes spilled at the cap of 168 and 1012 at 255).
+bool worthStaging(Operation *op, int64_t bytes, DistLayoutAttr layout) {
+  int64_t numWarps = getProgramWarps(op);
   int64_t distinct = distinctWarps(layout);
   if (numWarps < 2 || distinct >= numWarps)
     return false;
-  return bytes * (numWarps / distinct - 1) >= 8192;
+  const int64_t threshold = isPipelined(op) ? 4096 : 8192;
+  return bytes * (numWarps / distinct - 1) >= threshold;
 }
 
 struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
@@ -368,7 +382,7 @@ struct LoadToRegisters : OpConversionPattern<tile::LoadOp> {
     }
     int64_t bytes = type.getNumElements() *
                     type.getElementType().getIntOrFloatBitWidth() / 8;
-    if (type.getRank() <= 2 && worthStaging(bytes, layout, numWarps)) {
+    if (type.getRank() <= 2 && worthStaging(op, bytes, layout)) {
       auto plain =
           RankedTensorType::get(type.getShape(), type.getElementType());
       DistLayoutAttr coalesced = tile::getCoalescedLayout(plain, numWarps);
@@ -804,10 +818,9 @@ static bool isSharedDotOperand(Operation *op, Value value,
   auto type = cast<RankedTensorType>(value.getType());
   DistLayoutAttr layout = getLayout(type);
   Type element = type.getElementType();
-  int64_t numWarps = getProgramWarps(op);
   if (!layout || type.getRank() != 2 ||
       !(element.isBF16() || element.isF16()) ||
-      !worthStaging(type.getNumElements() * 2, layout, numWarps) ||
+      !worthStaging(op, type.getNumElements() * 2, layout) ||
       type.getDimSize(0) % 16 ||
       type.getDimSize(1) % 8 || value.use_empty())
     return false;
