@@ -8,7 +8,10 @@ compiled in kda-translate's default form and in the recurrent two-kernel
 form (--fuse-recurrence --fuse-chunk-kernels --chunk-size 16
 --fuse-preprocessing), and run by kda-run --cpu at a random small shape
 (T across the chunk boundaries, empty and one-token sequences, gates at
--1000 for precomputed gates) against the float64 reference.
+-1000 for precomputed gates) against the float64 reference. Half the cases
+(drawn apart from the option set) compile with --approximate-sigmoid, and
+half of the recurrent forms with the recurrence's state transposed
+(--tuning-override chunk_recurrence.transpose_state=true).
 
     scripts/sweep-forward-options.py [--build DIR] [--seed N] [--cases N]
                                      [--out DIR]
@@ -120,8 +123,16 @@ def main():
         src = os.path.join(out, name + '.mlir')
         with open(src, 'w') as fh:
             fh.write(program(name, o))
+        # Compile options, from a generator of their own (the option sets
+        # and shapes stay those of the seed without them).
+        extra = random.Random(args.seed * 1000003 + i + 500009)
+        approximate = ['--approximate-sigmoid'] if extra.random() < 0.5 else []
+        transposed = (['--tuning-override', 'chunk_recurrence.transpose_state=true']
+                      if extra.random() < 0.5 else [])
         described = ' '.join(f'{k}={v}' for k, v in o.items())
-        for form, form_flags in (('default', []), ('recurrent', RECURRENT)):
+        described += f' approximate_sigmoid={bool(approximate)} transpose_state={bool(transposed)}'
+        for form, form_flags in (('default', approximate),
+                                 ('recurrent', RECURRENT + approximate + transposed)):
             bundle = os.path.join(out, f'{name}_{form}.kdab')
             compiled = subprocess.run([translate, src, '--kda-to-bundle', '--no-cubin',
                                        *form_flags, '-o', bundle],
