@@ -134,8 +134,7 @@ def ConvertKDAToTilePass : Pass<"convert-kda-to-tile", "::mlir::ModuleOp"> {
            "bottom one), in an scf.for over the rows; 2-D tiles only, so "
            "the register mapping takes the kernel (the pairwise form's "
            "[BK, BC, BC] tiles keep it on shared memory). With "
-           "exact-diagonal-factoring, its pairwise fallback, by key rows "
-           "over whole [BC, BK] blocks">,
+           "exact-diagonal-factoring, the same halves as its fallback">,
     Option<"approximateSigmoid", "approximate-sigmoid", "bool",
            /*default=*/"false",
            "The sigmoids of the in-kernel gate (lower_bound mode) and of "

@@ -160,8 +160,7 @@ static llvm::cl::opt<bool> exactDiagonalRowsOption(
     llvm::cl::desc("Form the exact path's pairwise decays (intra_diag) by "
                    "key rows, in 2-D tiles that the register mapping takes "
                    "(fla's formulation), over the lower triangle in halves "
-                   "of 8 rows (whole blocks as the factored path's "
-                   "fallback)"),
+                   "of 8 rows (also as the factored path's fallback)"),
     llvm::cl::init(false));
 
 static llvm::cl::opt<bool> approximateSigmoidOption(

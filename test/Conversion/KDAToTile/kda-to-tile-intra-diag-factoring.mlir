@@ -7,22 +7,26 @@
 // an scf.if on drop <= 64: the decays factored through the reference row
 // rho = s0 + min(8, n - 1) (2^(G - G_rho) and 2^(G_rho - G), rows >= n
 // zeroed) and two dots, S_kk at tf32x3 (Akkd is f32), S_qk at tf32 for
-// 16-bit I/O and tf32x3 for f32 I/O; otherwise
-// (steep gates, NaN) the pairwise [BK, 16, 16] path. Both yield the two
-// [16, 16] sums that the masks, scale, beta and stores take. Without the
-// option, only the pairwise path (kda-to-tile-intra-diag.mlir). With
-// exact-diagonal-rows the fallback forms the decays by key rows over the
-// whole [16, BK] block (no [8, BK] halves: the scf.if chooses between two
-// whole blocks).
+// 16-bit I/O and tf32x3 for f32 I/O; otherwise (steep gates, NaN) the pairwise [BK, 16, 16] path. Both yield
+// the two [16, 16] sums that the masks, scale, beta and stores take.
+// Without the option, only the pairwise path (kda-to-tile-intra-diag.mlir).
+// With exact-diagonal-rows the fallback is the key-row path in halves of 8
+// rows, and each branch of the scf.if (no results) masks, scales and stores
+// its own blocks: [16, 16] ones after the dots, [8, 16] halves after the
+// key rows.
 
 // ROWS-LABEL: func.func @intra_diag_bf16_intra_diag_0
-// ROWS: scf.if %{{.*}} -> (tensor<16x16xf32>, tensor<16x16xf32>) {
-// ROWS: tile.dot
+// ROWS: scf.if %{{.*}} {
+// ROWS: tile.dot %{{.*}} precision = tf32 : tensor<16x64xf32>, tensor<64x16xf32> -> tensor<16x16xf32>
+// ROWS: tile.dot %{{.*}} precision = tf32x3 : tensor<16x64xf32>, tensor<64x16xf32> -> tensor<16x16xf32>
+// ROWS: tile.store %{{.*}} : tensor<16x16xbf16>
+// ROWS: tile.store %{{.*}} : tensor<16x16xf32>
 // ROWS: } else {
-// ROWS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<16x16xf32>, tensor<16x16xf32>) {
-// ROWS: math.exp2 %{{.*}} : tensor<16x64xf32>
-// ROWS: tile.reduce add %{{.*}} dim 1 : tensor<16x64xf32> -> tensor<16xf32>
-// ROWS-NOT: tensor<8x
+// ROWS: scf.for {{.*}} -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) {
+// ROWS: math.exp2 %{{.*}} : tensor<8x64xf32>
+// ROWS: tile.reduce add %{{.*}} dim 1 : tensor<8x64xf32> -> tensor<8xf32>
+// ROWS: tile.store %{{.*}} : tensor<8x16xbf16>
+// ROWS-NOT: tensor<16x64xf32> -> tensor<16xf32>
 // ROWS-NOT: x16x16xf32>
 
 // PAIRWISE-LABEL: func.func @intra_diag_bf16_intra_diag_0

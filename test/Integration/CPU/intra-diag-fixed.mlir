@@ -44,6 +44,14 @@
 // RUN: kda-run %t/factoring_gva_k128_bf16.kdab --cpu --batch 1 --seq-len 65 --heads 2 --value-heads 8 --mask-p 0.5 --gate-norm 0.1 | FileCheck %s
 // RUN: kda-run %t/factoring_h1_k128_f16_chunk32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 --gate-norm 0.3 | FileCheck %s
 // RUN: not kda-run %t/factoring_h1_k60_f32.kdab --cpu --batch 1 --seq-len 65 --heads 1 --value-heads 1 --inject-error | FileCheck %s --check-prefix=INJECT
+// With --exact-diagonal-rows too, the fallback by key rows in halves (each
+// branch stores its own blocks): mild, -1000 and steep gates, tails.
+// RUN: kda-translate %t/exact_gva_k128_bf16.mlir --kda-to-bundle --no-cubin --exact-diagonal-factoring --exact-diagonal-rows -o %t/factoring_rows_gva_k128_bf16.kdab
+// RUN: kda-translate %t/exact_h1_k60_f32.mlir --kda-to-bundle --no-cubin --exact-diagonal-factoring --exact-diagonal-rows -o %t/factoring_rows_h1_k60_f32.kdab
+// RUN: kda-run %t/factoring_rows_gva_k128_bf16.kdab --cpu --batch 2 --seq-len 300 --heads 2 --value-heads 8 | FileCheck %s
+// RUN: kda-run %t/factoring_rows_gva_k128_bf16.kdab --cpu --batch 1 --seq-len 65 --heads 2 --value-heads 8 --mask-p 0.5 --gate-norm 0.1 | FileCheck %s
+// RUN: kda-run %t/factoring_rows_h1_k60_f32.kdab --cpu --batch 2 --seq-len 63 --heads 1 --value-heads 1 --mask-p 0.5 | FileCheck %s
+// RUN: kda-run %t/factoring_rows_h1_k60_f32.kdab --cpu --batch 1 --seq-len 200 --heads 1 --value-heads 1 --gate-norm 0.2 --seed 7 | FileCheck %s
 
 // The exact path's decays by key rows in 2-D tiles (--exact-diagonal-rows),
 // over the lower triangle in halves of 8 rows: the same checks, tails
