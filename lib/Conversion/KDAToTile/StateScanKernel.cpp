@@ -31,7 +31,9 @@
 // output o_c = qg_c . rd(S) + tril(Aqk_c) . v_new follows it, and step 3
 // takes kg_c as before and G_last from decay_apply's g_last (slot: the
 // chunk index, or floor(cu[n] / BT) + n + c for varlen, the chunk program
-// that wrote it).
+// that wrote it). With the tuning's transpose_state the recurrent form holds
+// S^T ([BV, BK] tiles) and computes each product transposed
+// (buildTransposedRecurrentChunk).
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,7 +110,8 @@ struct StateScanKernel {
   /// First K row of state tile `i`.
   Value kRow(int64_t i) { return t.index(i * kBK); }
 
-  /// State tile `i` ([64, BV] f32, rows of K) of slot `slot` of the rank-4
+  /// State tile `i` ([BK, BV] f32, rows of K; [BV, BK] with
+  /// transposedState) of slot `slot` of the rank-4
   /// state `source` ([N, HV, K, V], or [N, HV, V, K] with vk); entries past
   /// K or V read as 0.
   Value loadState(Value source, Value slot, int64_t i) {
@@ -122,7 +125,8 @@ struct StateScanKernel {
     return transposedState ? vk : t.trans(vk);
   }
 
-  /// Stores state tile `i` (`value`, [64, BV]) at `indices` (the leading
+  /// Stores state tile `i` (`value`, [BK, BV], or [BV, BK] with
+  /// transposedState) at `indices` (the leading
   /// slot indices) of `dest`, whose last two dimensions are K, V (or V, K
   /// with vk); entries past K or V are dropped.
   void storeState(Value value, Value dest, SmallVector<Value> indices,
