@@ -304,6 +304,17 @@ struct IntraDiagKernel : SubChunkKernelBody {
     return loop.getResult(0);
   }
 
+  /// Whether the sub-chunk whose rows start at `row0` (its last at offset
+  /// `last`) may factor its decays: its gate drop is at most
+  /// kFactoringRange (false for NaN).
+  Value isFactorable(Value row0, Value last) {
+    Value lastRow = arith::AddIOp::create(b(), loc(), row0, last);
+    Value bound = arith::ConstantOp::create(
+        b(), loc(), b().getF32FloatAttr(kFactoringRange));
+    return arith::CmpFOp::create(b(), loc(), arith::CmpFPredicate::OLE,
+                                 gateDrop(row0, lastRow), bound);
+  }
+
   /// (S_qk, S_kk) of a sub-chunk: an scf.for over K tiles whose body is
   /// `step(col, acc)`.
   SmallVector<Value> accumulateOverK(
@@ -371,30 +382,6 @@ struct IntraDiagKernel : SubChunkKernelBody {
       buildHalves(row0, col0, n);
       return;
     }
-    // Factored where the gate drop allows, by key rows in halves elsewhere:
-    // each branch masks, scales and stores its own blocks, so that the
-    // halves path's [8, BK] tiles are not live beside the factored dots.
-    if (exactRows && exactFactoring && !safeGate) {
-      Value lastRow = arith::AddIOp::create(b(), loc(), row0, last);
-      Value bound = arith::ConstantOp::create(
-          b(), loc(), b().getF32FloatAttr(kFactoringRange));
-      Value bounded = arith::CmpFOp::create(b(), loc(),
-                                            arith::CmpFPredicate::OLE,
-                                            gateDrop(row0, lastRow), bound);
-      auto choice = scf::IfOp::create(b(), loc(), TypeRange{}, bounded,
-                                      /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b());
-      b().setInsertionPointToStart(&choice.getThenRegion().front());
-      SmallVector<Value> sums =
-          accumulateOverK([&](Value col, ValueRange acc) {
-            return factoredKStep(row0, n, rho, col, acc, factoredPrecision());
-          });
-      finishBlocks(sums, row0, col0);
-      b().setInsertionPointToStart(&choice.getElseRegion().front());
-      buildHalves(row0, col0, n);
-      return;
-    }
-
     // 1. S_qk and S_kk over K tiles.
     auto exactSums = [&]() {
       return accumulateOverK([&](Value col, ValueRange acc) {
@@ -407,19 +394,30 @@ struct IntraDiagKernel : SubChunkKernelBody {
         return factoredKStep(row0, n, rho, col, acc, precision);
       });
     };
+
+    // Factored where the gate drop allows, by key rows in halves elsewhere:
+    // each branch masks, scales and stores its own blocks, so that the
+    // halves path's [8, BK] tiles are not live beside the factored dots.
+    if (exactRows && exactFactoring && !safeGate) {
+      auto choice = scf::IfOp::create(b(), loc(), TypeRange{},
+                                      isFactorable(row0, last),
+                                      /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b());
+      b().setInsertionPointToStart(&choice.getThenRegion().front());
+      finishBlocks(factoredSums(factoredPrecision()), row0, col0);
+      b().setInsertionPointToStart(&choice.getElseRegion().front());
+      buildHalves(row0, col0, n);
+      return;
+    }
+
     SmallVector<Value> sums;
     if (safeGate) {
       sums = factoredSums({tile::Precision::tf32, tile::Precision::tf32});
     } else if (exactFactoring) {
-      Value lastRow = arith::AddIOp::create(b(), loc(), row0, last);
-      Value bound = arith::ConstantOp::create(
-          b(), loc(), b().getF32FloatAttr(kFactoringRange));
-      Value bounded = arith::CmpFOp::create(b(), loc(),
-                                            arith::CmpFPredicate::OLE,
-                                            gateDrop(row0, lastRow), bound);
       Type block = blockType();
       auto choice = scf::IfOp::create(b(), loc(), TypeRange{block, block},
-                                      bounded, /*withElseRegion=*/true);
+                                      isFactorable(row0, last),
+                                      /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard guard(b());
         b().setInsertionPointToStart(&choice.getThenRegion().front());

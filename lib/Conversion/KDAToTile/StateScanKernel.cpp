@@ -202,6 +202,13 @@ struct StateScanKernel {
             {rowEnd, t.index(vDim)}, {1, 3});
   }
 
+  /// The chunk's [BT] f32 tile of beta (rows past `rowEnd` read as 0).
+  Value loadBeta(Value rowStart, Value rowEnd) {
+    auto element = cast<MemRefType>(beta.getType()).getElementType();
+    return t.toF32(t.load(t.tileOf({bt}, element), beta,
+                          {batch, rowStart, head}, {rowEnd}, {1}));
+  }
+
   /// The chunk's [BT, BT] block of `source` (M or Aqk, in the I/O type),
   /// lower triangle and diagonal kept: rows and columns past the sequence
   /// end and entries above the diagonal are 0, whatever the buffer holds
@@ -235,9 +242,7 @@ struct StateScanKernel {
       ks = t.dot(loadRows(kd, rowStart, rowEnd, kRow(i), kBK, kDim),
                  rounded[i], ks, tile::Precision::ieee);
     Value vTile = t.toF32(loadRows(v, rowStart, rowEnd, v0, kBV, vDim));
-    auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
-    Value betaCol = t.toF32(t.load(t.tileOf({bt}, betaElem), beta,
-                                   {batch, rowStart, head}, {rowEnd}, {1}));
+    Value betaCol = loadBeta(rowStart, rowEnd);
     Value x = t.mul(t.sub(vTile, ks), t.broadcast(betaCol, 1, {bt, kBV}));
     Value xRounded = narrow ? t.toElement(x, vType) : t.roundTo(x, vType);
 
@@ -283,9 +288,7 @@ struct StateScanKernel {
                  ks, tile::Precision::ieee);
     Value vTile =
         t.trans(t.toF32(loadRows(v, rowStart, rowEnd, v0, kBV, vDim)));
-    auto betaElem = cast<MemRefType>(beta.getType()).getElementType();
-    Value betaRow = t.toF32(t.load(t.tileOf({bt}, betaElem), beta,
-                                   {batch, rowStart, head}, {rowEnd}, {1}));
+    Value betaRow = loadBeta(rowStart, rowEnd);
     Value x = t.mul(t.sub(vTile, ks), t.broadcast(betaRow, 0, {kBV, bt}));
     Value xRounded = narrow ? t.toElement(x, vType) : t.roundTo(x, vType);
 

@@ -310,8 +310,9 @@ static bool isPipelined(Operation *op) {
 /// narrow accesses). In a pipelined kernel (isPipelined), whose register
 /// tiles are loaded a trip ahead and so held twice, from 4 KiB more: with
 /// two warps the recurrence's [16, 128] operands then stay out of the
-/// registers (ptxas: 228 registers without spills at chunk 16, K = 128,
-/// against 296 bytes spilled at the cap of 168 and 1012 at 255).
+/// registers (ptxas at chunk 16, K = 128: 228 registers without spills
+/// at the cap of 255, 296 bytes spilled at 168; loaded by each warp
+/// instead, 1012 and 4356 bytes spilled).
 bool worthStaging(Operation *op, int64_t bytes, DistLayoutAttr layout) {
   int64_t numWarps = getProgramWarps(op);
   int64_t distinct = distinctWarps(layout);
