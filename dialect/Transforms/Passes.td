@@ -305,6 +305,13 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
     `tensor.empty` init is made again in that layout, as any splat is
     where a use needs another layout than it has).
 
+    With `scan-layouts`, each `tile.scan` is an anchor too, placed before
+    spreading starts: a 2-D tile scanned along its first dimension takes
+    the warps along its last (16 bytes per lane along the last dimension,
+    lanes along the last and then the first), so that the scan runs in
+    registers and warp shuffles with no exchange between warps; its
+    operand chain and its users take that layout by spreading.
+
     Kernels with `tile.scan`, dots of f32 operands at `ieee` precision or
     of shapes mma.sync cannot take, tiles of rank above 2 or of sizes that
     are not powers of 2, index tiles, non-splat constant tiles or other
@@ -334,7 +341,12 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
            "With the warps along N, compute a computed A operand in every "
            "warp, in the dot's layout, when its copies in the other warps "
            "add up to less than 8 KiB (no conversion through shared "
-           "memory, no barriers), instead of once in a coalesced layout">
+           "memory, no barriers), instead of once in a coalesced layout">,
+    Option<"scanLayouts", "scan-layouts", "bool", /*default=*/"false",
+           "Anchor each tile.scan at a layout whose warps do not split the "
+           "scanned dimension (in-thread and warp-shuffle steps only, no "
+           "exchange through shared memory), before any load seeds a "
+           "coalesced one">
   ];
 }
 

@@ -86,7 +86,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
                                        RegisterKernels kernels, bool prefetch,
                                        bool warpShuffles,
                                        bool duplicateSmallOperands,
-                                       int64_t numThreads,
+                                       bool scanLayouts, int64_t numThreads,
                                        StringRef privateSpace) {
   pm.addPass(createConvertChunkFwdToStagesPass({stages.chunkSize}));
   // The recurrent form first: it takes the scan and the output whether or
@@ -125,6 +125,7 @@ static void buildTileAndLinalgPipeline(OpPassManager &pm, StageOptions stages,
     assign.onlyRecurrences = kernels == RegisterKernels::recurrences;
     assign.onlyRequested = kernels == RegisterKernels::tuned;
     assign.duplicateSmallOperands = duplicateSmallOperands;
+    assign.scanLayouts = scanLayouts;
     pm.addPass(createAssignTileLayoutsPass(assign));
     pm.addPass(createConvertTileToSIMTPass({numThreads, prefetch, warpShuffles}));
   }
@@ -143,7 +144,8 @@ void kda::buildKDAToLinalgPipeline(OpPassManager &pm,
                              RegisterKernels::none, /*prefetch=*/false,
                              /*warpShuffles=*/false,
                              /*duplicateSmallOperands=*/false,
-                             /*numThreads=*/0, "default");
+                             /*scanLayouts=*/false, /*numThreads=*/0,
+                             "default");
 }
 
 void kda::buildKDAToPTXPipeline(OpPassManager &pm,
@@ -163,7 +165,7 @@ void kda::buildKDAToPTXPipeline(OpPassManager &pm,
   buildTileAndLinalgPipeline(pm, StageOptions::of(options), mapping, kernels,
                              options.prefetch, options.warpShuffles,
                              options.duplicateSmallOperands,
-                             options.numThreads,
+                             options.scanLayouts, options.numThreads,
                              "workgroup");
   pm.addPass(createKDABufferizeTilesPass({"workgroup"}));
   pm.addPass(

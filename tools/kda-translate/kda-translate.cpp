@@ -98,6 +98,14 @@ static llvm::cl::opt<bool> duplicateSmallOperandsOption(
                    "memory (no barriers)"),
     llvm::cl::init(false));
 
+static llvm::cl::opt<bool> scanLayoutsOption(
+    "scan-layouts",
+    llvm::cl::desc("On registers, give each scan (the gate's cumulative "
+                   "sum) a layout whose warps do not split the scanned "
+                   "dimension: no exchange between warps through shared "
+                   "memory (not timed yet)"),
+    llvm::cl::init(false));
+
 static llvm::cl::opt<kda::AddressHoisting> addressHoistingOption(
     "address-hoisting",
     llvm::cl::desc("Which kernels compute their global addresses as a "
@@ -215,6 +223,7 @@ static kda::PTXEmitterOptions getPTXOptions(ModuleOp module) {
   options.prefetch = prefetchOption;
   options.warpShuffles = warpShufflesOption;
   options.duplicateSmallOperands = duplicateSmallOperandsOption;
+  options.scanLayouts = scanLayoutsOption;
   options.addressHoisting = addressHoistingOption;
   if (formFlagsGiven()) {
     options.stages.chunkSize = chunkSizeOption;

@@ -219,6 +219,13 @@ struct KDAToPTXPipelineOptions
                      "through shared memory (kda-assign-tile-layouts' "
                      "duplicate-small-operands)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> scanLayouts{
+      *this, "scan-layouts",
+      llvm::cl::desc("On registers, give each tile.scan a layout whose "
+                     "warps do not split the scanned dimension, so that no "
+                     "scan exchanges through shared memory "
+                     "(kda-assign-tile-layouts' scan-layouts)"),
+      llvm::cl::init(false)};
   PassOptions::Option<AddressHoisting> addressHoisting{
       *this, "address-hoisting",
       llvm::cl::desc("Which kernels compute their global addresses as a "

@@ -46,6 +46,9 @@ struct PTXEmitterOptions {
   /// Compute small computed A operands of recurrences in every warp
   /// (kda-assign-tile-layouts duplicate-small-operands).
   bool duplicateSmallOperands = false;
+  /// Scans keep their dimension within each warp
+  /// (kda-assign-tile-layouts scan-layouts).
+  bool scanLayouts = false;
   /// Which kernels compute their global addresses as a program base plus
   /// a per-access offset (gpu-hoist-uniform-addresses).
   AddressHoisting addressHoisting = AddressHoisting::tuned;

@@ -28,6 +28,9 @@ struct Buffer {
   memref::AllocOp alloc;
   int64_t bytes = 0;
   int64_t first = 0, last = 0; // live range in program positions
+  /// The ops at the two ends of the range (after the widening to loops):
+  /// the one that touches the buffer first and the one that does last.
+  Operation *firstOp = nullptr, *lastOp = nullptr;
   int64_t offset = 0;
   MemRefType padded; // the padded storage type, or null
   /// Buffers that an elementwise op writes in place of this one, or that
@@ -161,6 +164,52 @@ bool writesInPlaceOf(Operation *op, Value input,
          llvm::is_contained(generic.getDpsInputs(), input);
 }
 
+/// True if every thread has passed a gpu.barrier after the last access to
+/// `early` and before the first access to `late` (`early`'s range ends
+/// before `late`'s begins): a barrier directly in the innermost block that
+/// holds both ends, between the ops of that block that hold them. In a
+/// block that a loop runs again, `late` in one trip also precedes `early`
+/// in the next: a barrier of the block after the op that holds `late`'s
+/// last access, or before the one that holds `early`'s first, must
+/// separate those too.
+bool separatedByBarrier(const Buffer &early, const Buffer &late) {
+  if (!early.firstOp || !early.lastOp || !late.firstOp || !late.lastOp)
+    return false;
+  Block *block = nullptr;
+  for (Operation *op = early.lastOp; op && !block; op = op->getParentOp()) {
+    Block *candidate = op->getBlock();
+    if (candidate && candidate->findAncestorOpInBlock(*late.firstOp))
+      block = candidate;
+  }
+  if (!block)
+    return false;
+  Operation *from = block->findAncestorOpInBlock(*early.lastOp);
+  Operation *to = block->findAncestorOpInBlock(*late.firstOp);
+  if (!from || !to || from == to || !from->isBeforeInBlock(to))
+    return false;
+  auto barrierIn = [&](Operation *after, Operation *before) {
+    for (Operation &op : *block)
+      if (isa<gpu::BarrierOp>(op) && (!after || after->isBeforeInBlock(&op)) &&
+          (!before || op.isBeforeInBlock(before)))
+        return true;
+    return false;
+  };
+  if (!barrierIn(from, to))
+    return false;
+  for (Operation *p = block->getParentOp(); p; p = p->getParentOp()) {
+    if (isa<FunctionOpInterface>(p))
+      break;
+    if (isa<LoopLikeOpInterface>(p)) {
+      Operation *lateEnd = block->findAncestorOpInBlock(*late.lastOp);
+      Operation *earlyStart = block->findAncestorOpInBlock(*early.firstOp);
+      if (!lateEnd || !earlyStart)
+        return false;
+      return barrierIn(lateEnd, nullptr) || barrierIn(nullptr, earlyStart);
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 bool kda::hasSixteenByteRows(MemRefType type) {
@@ -185,7 +234,8 @@ bool kda::hasSixteenByteRows(MemRefType type) {
 
 FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
                                          ArrayRef<memref::AllocOp> allocs,
-                                         int64_t numThreads) {
+                                         int64_t numThreads,
+                                         bool explicitBarriers) {
   if (allocs.empty())
     return 0;
 
@@ -267,14 +317,25 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
             }
         // A fused epilogue or chained matmul runs inside the lowering of
         // the chain's first matmul.
-        if (Operation *with = loweredWith(user); with != user)
+        Operation *loOp = user, *hiOp = user;
+        if (Operation *with = loweredWith(user); with != user) {
           lo = std::min(lo, 2 * begin[with]);
+          loOp = with;
+        }
         for (Operation *p = user->getParentOp(); p && p != func;
              p = p->getParentOp())
           if (isa<LoopLikeOpInterface>(p) && !p->isAncestor(alloc)) {
+            if (2 * begin[p] < lo)
+              loOp = p;
+            if (2 * end[p] + 1 > hi)
+              hiOp = p;
             lo = std::min(lo, 2 * begin[p]);
             hi = std::max(hi, 2 * end[p] + 1);
           }
+        if (lo < buffer.first)
+          buffer.firstOp = loOp;
+        if (hi > buffer.last)
+          buffer.lastOp = hiOp;
         buffer.first = std::min(buffer.first, lo);
         buffer.last = std::max(buffer.last, hi);
       }
@@ -309,6 +370,14 @@ FailureOr<int64_t> kda::packSharedMemory(gpu::GPUFuncOp func,
     SmallVector<Buffer *> partners;
     for (Buffer *p : placed) {
       bool live = !(p->last < b->first || b->last < p->first);
+      // Where the kernel orders its shared-memory accesses with its own
+      // barriers (register tiles), two buffers share bytes only where a
+      // barrier lies between one's last access and the other's first.
+      if (explicitBarriers && !live) {
+        bool pFirst = p->last < b->first;
+        Buffer *early = pFirst ? p : b, *late = pFirst ? b : p;
+        live = !separatedByBarrier(*early, *late);
+      }
       bool partner = llvm::is_contained(b->inPlacePartners, p->alloc);
       if (partner && !live)
         partners.push_back(p);

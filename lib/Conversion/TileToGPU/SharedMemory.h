@@ -12,6 +12,13 @@ namespace mlir::kda {
 /// use dynamic shared memory (the launch asks for it).
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
+/// True if `type` is a workgroup memref whose every row (run along the
+/// unit-stride last dimension) starts on a 16-byte boundary of the buffer
+/// it views: static strides and offset, each a multiple of 16 bytes but
+/// the last, which is 1. The packed buffers start on 128-byte boundaries,
+/// so such rows can be read 16 bytes at a time (ldmatrix, ld.shared.v4).
+bool hasSixteenByteRows(MemRefType type);
+
 /// Replaces the workgroup allocations `allocs` of `func` by views into one
 /// shared byte buffer in which allocations whose live ranges do not overlap
 /// share bytes. A live range runs from the first to the last use of the
@@ -26,16 +33,15 @@ constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// The buffer is a workgroup attribution when it fits in
 /// kMaxStaticSharedBytes, else gpu.dynamic_shared_memory; returns the bytes
 /// of dynamic shared memory the launch must provide (0 for static).
-/// True if `type` is a workgroup memref whose every row (run along the
-/// unit-stride last dimension) starts on a 16-byte boundary of the buffer
-/// it views: static strides and offset, each a multiple of 16 bytes but
-/// the last, which is 1. The packed buffers start on 128-byte boundaries,
-/// so such rows can be read 16 bytes at a time (ldmatrix, ld.shared.v4).
-bool hasSixteenByteRows(MemRefType type);
-
+/// With `explicitBarriers` (a kernel whose shared-memory accesses are
+/// ordered by the gpu.barrier ops already in it, as convert-tile-to-simt
+/// writes them, rather than by barriers planned after packing), two
+/// buffers share bytes only where such a barrier separates the last access
+/// to one from the first access to the other.
 FailureOr<int64_t> packSharedMemory(gpu::GPUFuncOp func,
                                     ArrayRef<memref::AllocOp> allocs,
-                                    int64_t numThreads);
+                                    int64_t numThreads,
+                                    bool explicitBarriers);
 
 } // namespace mlir::kda
 

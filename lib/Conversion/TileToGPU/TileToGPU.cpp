@@ -313,7 +313,9 @@ FailureOr<gpu::GPUFuncOp> convertKernel(func::FuncOp kernel,
   kda::fuseMatmulEpilogues(gpuFunc, numThreads);
   kda::fuseMatmulPrologues(gpuFunc, numThreads);
   kda::separateLoopCarriedBuffers(gpuFunc, sharedAllocs);
-  FailureOr<int64_t> dynamicShared = kda::packSharedMemory(gpuFunc, sharedAllocs, numThreads);
+  FailureOr<int64_t> dynamicShared = kda::packSharedMemory(
+      gpuFunc, sharedAllocs, numThreads,
+      /*explicitBarriers=*/kernel->hasAttr(kda::tile::kExplicitBarriersAttrName));
   if (failed(dynamicShared))
     return failure();
   if (*dynamicShared > kMaxSharedBytes)

@@ -297,6 +297,7 @@ struct ConvertTileToSIMTPass
                                                            target);
       if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
         return signalPassFailure();
+      kernel->setAttr(tile::kExplicitBarriersAttrName, UnitAttr::get(ctx));
     }
   }
 };

@@ -162,6 +162,30 @@ kda::tile::getCoalescedLayout(RankedTensorType type, int64_t numWarps) {
                              {lanesLast, 1}, {1, warpsFirst});
 }
 
+kda::tile::DistLayoutAttr
+kda::tile::getScanLayout(RankedTensorType type, int64_t dim,
+                                        int64_t numWarps) {
+  constexpr int64_t kWarpSize = DistLayoutAttr::kWarpSize;
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() != 2 || dim != 0)
+    return getCoalescedLayout(type, numWarps);
+  int64_t rows = shape[0], columns = shape[1];
+  int64_t bytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t elems = std::min<int64_t>(columns, std::max<int64_t>(1, 16 / bytes));
+  int64_t warps = 1;
+  while (warps * 2 <= numWarps && columns % (elems * warps * 2) == 0)
+    warps *= 2;
+  int64_t lanesColumns =
+      std::min<int64_t>(kWarpSize, columns / (elems * warps));
+  int64_t lanesRows = std::min<int64_t>(kWarpSize / lanesColumns, rows);
+  int64_t batchColumns = columns / (elems * warps * lanesColumns);
+  return DistLayoutAttr::get(type.getContext(), {1, warps},
+                             {rows / lanesRows, batchColumns}, {1, 1},
+                             {lanesRows, lanesColumns}, {1, elems},
+                             {lanesColumns, 1}, {warps, 1});
+}
+
 SmallVector<int64_t> kda::tile::getTransPermutation(TransOp op) {
   if (auto perm = op.getPermutation())
     return SmallVector<int64_t>(*perm);

@@ -73,6 +73,7 @@ FailureOr<std::string> kda::compileToPTX(ModuleOp module,
   pipelineOptions.prefetch = options.prefetch;
   pipelineOptions.warpShuffles = options.warpShuffles;
   pipelineOptions.duplicateSmallOperands = options.duplicateSmallOperands;
+  pipelineOptions.scanLayouts = options.scanLayouts;
   pipelineOptions.addressHoisting = options.addressHoisting;
   options.stages.applyTo(pipelineOptions);
   buildKDAToPTXPipeline(pm, pipelineOptions);

@@ -373,9 +373,10 @@ Value rematerialize(OpBuilder &b, Value v, DistLayoutAttr layout) {
 class LayoutAssignment {
 public:
   LayoutAssignment(func::FuncOp kernel, int64_t numWarps,
-                   bool duplicateSmallOperands)
+                   bool duplicateSmallOperands, bool scanLayouts)
       : kernel(kernel), numWarps(numWarps),
-        duplicateSmallOperands(duplicateSmallOperands) {}
+        duplicateSmallOperands(duplicateSmallOperands),
+        scanLayouts(scanLayouts) {}
 
   /// Why the kernel cannot run on registers, or an empty string.
   std::string findObstacle();
@@ -407,6 +408,8 @@ private:
   int64_t numWarps;
   /// The pass's duplicate-small-operands (isComputedSharedA).
   bool duplicateSmallOperands;
+  /// The pass's scan-layouts: scans anchor a layout (getScanLayout).
+  bool scanLayouts;
   bool warpsAlongColumns = false;
   llvm::DenseMap<Value, DistLayoutAttr> layouts;
   llvm::DenseMap<Operation *, DotLayouts> dots;
@@ -652,6 +655,10 @@ void LayoutAssignment::run() {
     if (auto dot = dyn_cast<tile::DotOp>(op))
       dots[op] = getDotLayouts(dot, numWarps, warpsAlongColumns,
                                takesKPackedOperands(dot));
+    // A scan anchors a layout that keeps its dimension within each warp.
+    if (auto scan = dyn_cast<tile::ScanOp>(op); scan && scanLayouts)
+      place(scan.getResult(), tile::getScanLayout(getTileType(scan),
+                                                  scan.getDim(), numWarps));
   });
   while (true) {
     // Forward until nothing changes, then one backward sweep, and again:
@@ -791,7 +798,7 @@ struct AssignTileLayoutsPass
         continue;
       }
       LayoutAssignment assignment(kernel, numThreads / kWarpSize,
-                                  duplicateSmallOperands);
+                                  duplicateSmallOperands, scanLayouts);
       std::string obstacle = assignment.findObstacle();
       if (!obstacle.empty()) {
         if (remarks)

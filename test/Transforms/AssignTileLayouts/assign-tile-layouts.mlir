@@ -2,6 +2,7 @@
 // RUN: kda-opt %s -split-input-file --kda-assign-tile-layouts="remarks=true" -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: kda-opt %kda_src_root/examples/register_chain.mlir --kda-drop-tile-layouts | kda-opt --kda-assign-tile-layouts | FileCheck %s --check-prefix=CHAIN
 // RUN: kda-opt %s -split-input-file --kda-assign-tile-layouts="duplicate-small-operands=true" | FileCheck %s --check-prefix=DUP
+// RUN: kda-opt %s -split-input-file --kda-assign-tile-layouts="scan-layouts=true" | FileCheck %s --check-prefix=SCAN
 
 // The rules of kda-assign-tile-layouts, one kernel each.
 
@@ -221,6 +222,31 @@ func.func @scan(%x: memref<16x16xf32>, %y: memref<16x16xf32>)
   %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x16xf32> -> tensor<16x16xf32>
   %s = tile.scan add %t dim 0 : tensor<16x16xf32>
   tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<16x16xf32>, memref<16x16xf32>
+  return
+}
+
+// -----
+
+// By default, the coalesced layout of a load puts a scan's rows across the
+// warps (the scan then exchanges column totals through shared memory).
+// With scan-layouts, the scan anchors a layout with the warps along the
+// columns (16 bytes per lane, 32 columns per warp: 8 lanes along them,
+// 4 along the rows, 4 rows per thread), which the load and the product
+// before it take by spreading backward, and the store after it forward.
+// CHECK-LABEL: func.func @scan_rows
+// CHECK: tile.scan add %{{.*}} dim 0 : tensor<16x128xf32, #tile.dist<warps = [4, 1],
+// SCAN-LABEL: func.func @scan_rows
+// SCAN: %[[T:.*]] = tile.load %{{.*}} -> tensor<16x128xf32, #tile.dist<[[L:warps = \[1, 4\], batch = \[4, 1\], outer = \[1, 1\], lanes = \[4, 8\], elems = \[1, 4\], lane_strides = \[8, 1\], warp_strides = \[4, 1\]]]>>
+// SCAN-NEXT: %[[P:.*]] = arith.mulf %[[T]], %[[T]] : tensor<16x128xf32, #tile.dist<[[L]]>>
+// SCAN-NEXT: %[[S:.*]] = tile.scan add %[[P]] dim 0 : tensor<16x128xf32, #tile.dist<[[L]]>>
+// SCAN-NEXT: tile.store %[[S]]
+func.func @scan_rows(%x: memref<16x128xf32>, %y: memref<16x128xf32>)
+    attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128>} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] dims [0, 1] : memref<16x128xf32> -> tensor<16x128xf32>
+  %p = arith.mulf %t, %t : tensor<16x128xf32>
+  %s = tile.scan add %p dim 0 : tensor<16x128xf32>
+  tile.store %s, %y[%c0, %c0] dims [0, 1] : tensor<16x128xf32>, memref<16x128xf32>
   return
 }
 

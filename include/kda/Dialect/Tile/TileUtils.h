@@ -57,11 +57,27 @@ LogicalResult lowerUnitLowerInverses(
 /// (without a `permutation` attribute, the dimensions reversed).
 SmallVector<int64_t> getTransPermutation(TransOp op);
 
+/// The unit attribute convert-tile-to-simt puts on the kernels it lowers:
+/// their shared-memory accesses are ordered by the gpu.barrier ops in them
+/// (convert-tile-to-gpu then shares bytes between two buffers only across
+/// such a barrier).
+constexpr llvm::StringLiteral kExplicitBarriersAttrName =
+    "kda.explicit_barriers";
+
 /// A coalesced layout for a 1-D or 2-D tile of `type` (sizes powers of 2)
 /// over `numWarps` warps: up to 16 bytes per lane along the last
 /// dimension, lanes along it and then along the first, warps along the
 /// first dimension and then the last (warps left over hold copies).
 DistLayoutAttr getCoalescedLayout(RankedTensorType type, int64_t numWarps);
+
+/// A layout for a tile of `type` (sizes powers of 2) scanned along `dim`
+/// over `numWarps` warps, such that no scan crosses warps: for a 2-D tile
+/// scanned along its first dimension, up to 16 bytes per lane along the
+/// last, the warps along the last, then lanes along the last and the rest
+/// along the first (warps left over hold copies). Other tiles take the
+/// coalesced layout.
+DistLayoutAttr getScanLayout(RankedTensorType type, int64_t dim,
+                             int64_t numWarps);
 
 /// True if an op in `kernel` makes a tile with a #tile.dist layout (a tile
 /// held in registers).
