@@ -9,7 +9,8 @@ form (--fuse-recurrence --fuse-chunk-kernels --chunk-size 16
 --fuse-preprocessing), and run by kda-run --cpu at a random small shape
 (T across the chunk boundaries, empty and one-token sequences, gates at
 -1000 for precomputed gates) against the float64 reference. Half the cases
-(drawn apart from the option set) compile with --approximate-sigmoid, and
+(drawn apart from the option set) compile with --approximate-sigmoid (the
+default) and half with --approximate-sigmoid=false, and
 half of the recurrent forms with the recurrence's state transposed
 (--tuning-override chunk_recurrence.transpose_state=true).
 
@@ -126,11 +127,11 @@ def main():
         # Compile options, from a generator of their own (the option sets
         # and shapes stay those of the seed without them).
         extra = random.Random(args.seed * 1000003 + i + 500009)
-        approximate = ['--approximate-sigmoid'] if extra.random() < 0.5 else []
+        approximate = ['--approximate-sigmoid=' + ('true' if extra.random() < 0.5 else 'false')]
         transposed = (['--tuning-override', 'chunk_recurrence.transpose_state=true']
                       if extra.random() < 0.5 else [])
         described = ' '.join(f'{k}={v}' for k, v in o.items())
-        described += f' approximate_sigmoid={bool(approximate)} transpose_state={bool(transposed)}'
+        described += f' approximate_sigmoid={approximate[0].endswith("true")} transpose_state={bool(transposed)}'
         for form, form_flags in (('default', approximate),
                                  ('recurrent', RECURRENT + approximate + transposed)):
             bundle = os.path.join(out, f'{name}_{form}.kdab')

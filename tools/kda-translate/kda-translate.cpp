@@ -103,8 +103,9 @@ static llvm::cl::opt<bool> scanLayoutsOption(
     llvm::cl::desc("On registers, give each scan (the gate's cumulative "
                    "sum) a layout whose warps do not split the scanned "
                    "dimension: no exchange between warps through shared "
-                   "memory (not timed yet)"),
-    llvm::cl::init(false));
+                   "memory (on by default; --scan-layouts=false keeps the "
+                   "coalesced layout of the loads)"),
+    llvm::cl::init(true));
 
 static llvm::cl::opt<kda::AddressHoisting> addressHoistingOption(
     "address-hoisting",
@@ -176,8 +177,10 @@ static llvm::cl::opt<bool> approximateSigmoidOption(
     llvm::cl::desc("Compute the in-kernel gate's (lower_bound mode) and "
                    "beta's sigmoids as s / (1 + 2^(-x log2(e))) with an "
                    "approximate division (ex2.approx.ftz and div.approx on "
-                   "the GPU) instead of an exp and an IEEE division"),
-    llvm::cl::init(false));
+                   "the GPU) instead of an exp and an IEEE division (on by "
+                   "default; --approximate-sigmoid=false for the exact "
+                   "form)"),
+    llvm::cl::init(true));
 
 
 static llvm::cl::list<std::string> tuningOverrideOption(

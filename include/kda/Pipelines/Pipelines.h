@@ -225,7 +225,7 @@ struct KDAToPTXPipelineOptions
                      "warps do not split the scanned dimension, so that no "
                      "scan exchanges through shared memory "
                      "(kda-assign-tile-layouts' scan-layouts)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   PassOptions::Option<AddressHoisting> addressHoisting{
       *this, "address-hoisting",
       llvm::cl::desc("Which kernels compute their global addresses as a "

@@ -48,7 +48,7 @@ struct PTXEmitterOptions {
   bool duplicateSmallOperands = false;
   /// Scans keep their dimension within each warp
   /// (kda-assign-tile-layouts scan-layouts).
-  bool scanLayouts = false;
+  bool scanLayouts = true;
   /// Which kernels compute their global addresses as a program base plus
   /// a per-access offset (gpu-hoist-uniform-addresses).
   AddressHoisting addressHoisting = AddressHoisting::tuned;

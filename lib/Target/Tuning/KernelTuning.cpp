@@ -175,10 +175,20 @@ static KernelTuning decayApplyTuning() { return withThreads(128); }
 /// 2.036-2.053 (level); the state transposed (transpose_state, 64 columns
 /// of 4 warps, 192 programs) 2.13 ms at this cap (560 bytes spilled), 1.011
 /// / 2.884 at 232 registers and 1.019 / 2.98 uncapped. None is kept.
+/// The same day (seventh): 2 warps of 16 columns each (32 columns per
+/// program as before, each A fragment read by ldmatrix feeding two
+/// mma.sync; 221 registers at a cap of 232, no spill) ran the recurrence
+/// 0.974 -> 0.805 ms, and in the forward with the prepare kernel's gate
+/// changes 0.958 -> 0.781 (fla's flags), 0.948 -> 0.768 (FlashKDA's),
+/// 2.038 -> 1.952 at T=32768 H=HV=32: kept. 64 columns of 4 warps at 255
+/// registers 0.953, 128 columns of 8 warps 1.003, the transposed state on
+/// 8 warps 1.319, one warp of 16 columns spills 4 KB.
 static KernelTuning chunkRecurrenceTuning(TileMapping mapping) {
   KernelTuning tuning = stateScanTuning(/*fused=*/true);
   if (mapping == TileMapping::registers) {
-    tuning.maxRegisters = 168;
+    // 2 warps of 16 columns each (see above).
+    tuning.numThreads = 64;
+    tuning.maxRegisters = 232;
     tuning.stages = 2;
     tuning.speculateLoads = true;
     tuning.hoistAddresses = true;
@@ -307,9 +317,25 @@ static TileMapping preferredMapping(TunedKernel kernel,
 /// -> 1.296 ms with FlashKDA's (l2norm and the beta sigmoid inside); the
 /// forward 2.148 / 2.157 -> 2.019 / 2.021 and 2.399 / 2.396 -> 2.230 /
 /// 2.260 ms. A cap of 128 changed nothing (ptxas took 123).
-static KernelTuning fusedChunkStageTuning(KernelTuning tuning) {
-  if (tuning.mapping == TileMapping::registers)
+///
+/// On registers the gate's cumulative sum takes the whole K in one tile
+/// (block_k 128 instead of 32 or 64): with the scan's own layout
+/// (kda-assign-tile-layouts scan-layouts, kda-translate's default) each
+/// warp sums 32 columns, and no warp holds a copy of another's. Measured
+/// on an H100 (B=1 T=8192 H=HV=96 K=V=128 bf16, kda-run, 2026-12-06
+/// (seventh)) with the scan layouts and the 2-warp recurrence: the prepare
+/// kernel 1.006 -> 0.952 ms with fla's flags, 1.296 -> 0.974 with
+/// FlashKDA's (and the approximate sigmoid, which alone took it 1.305 ->
+/// 1.193). Before the shared-memory fix of d0fde88 the one-trip gate's
+/// exchange and output buffers shared bytes without a barrier (wrong
+/// results).
+static KernelTuning fusedChunkStageTuning(TunedKernel kernel,
+                                          KernelTuning tuning) {
+  if (tuning.mapping == TileMapping::registers) {
     tuning.maxRegisters = 96;
+    if (kernel == TunedKernel::gate || kernel == TunedKernel::gatePrecomputed)
+      tuning.blockK = 128;
+  }
   return tuning;
 }
 
@@ -330,7 +356,7 @@ struct HopperKernelTuning : KernelTuningTarget {
   getFusedChunkStageTuning(TunedKernel kernel,
                            const KernelShape &shape) const override {
     return fusedChunkStageTuning(
-        KernelTuningTarget::getFusedChunkStageTuning(kernel, shape));
+        kernel, KernelTuningTarget::getFusedChunkStageTuning(kernel, shape));
   }
 };
 } // namespace

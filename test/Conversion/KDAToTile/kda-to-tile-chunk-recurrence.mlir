@@ -1,5 +1,5 @@
 // RUN: kda-opt %s --split-input-file --convert-kda-to-tile --canonicalize --cse | FileCheck %s
-// RUN: kda-opt %s --split-input-file --convert-kda-to-tile="tuning-override=chunk_recurrence.transpose_state=true" --canonicalize --cse | FileCheck %s --check-prefix=TRANS
+// RUN: kda-opt %s --split-input-file --convert-kda-to-tile="tuning-override=chunk_recurrence.transpose_state=true,chunk_recurrence.threads=128" --canonicalize --cse | FileCheck %s --check-prefix=TRANS
 
 // kda.chunk_recurrence: the state scan's kernel (one program per V tile of
 // 32 columns and batch x value head, the [128, 32] f32 state carried through
@@ -15,7 +15,7 @@
 // CHECK: tile.launch @recurrence_chunk_recurrence_0 grid
 
 // CHECK: func.func @recurrence_chunk_recurrence_0(
-// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// CHECK-SAME: attributes {tile.kernel, tile.tuning = #tile.tuning<threads = 64, max_registers = 232, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // CHECK: %[[S0:.*]] = tile.load %arg8[{{.*}}] dims [2, 3] : memref<?x8x128x128xf32> -> tensor<128x32xf32>
 // CHECK: scf.for %[[C:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[S0]]) -> (tensor<128x32xf32>) {
 // CHECK:   %[[SR:.*]] = arith.truncf %[[S]] : tensor<128x32xf32> to tensor<128x32xbf16>
@@ -48,7 +48,8 @@
 // CHECK:   scf.yield %[[NEXT]]
 // CHECK: tile.store %{{.*}}, %arg10[{{.*}}] dims [2, 3] : tensor<128x32xf32>, memref<?x8x128x128xf32>
 // transpose_state: the same recurrence on the transposed state S^T, a
-// [64, 128] tile (16 rows of V per warp of the 4: block_v 64 by default),
+// [64, 128] tile (16 rows of V per warp: block_v 64 by default on the 4
+// warps this test asks for),
 // so that the state and the dot results that feed a dot are A operands:
 // x^T = rd(beta (v^T - rd(S^T) kd^T)), v_new^T = rd(x^T tril(M)^T),
 // o^T = rd(S^T) qg^T + v_new^T tril(Aqk)^T (stored transposed),

@@ -12,11 +12,12 @@
 // f32 I/O (the recurrence on shared memory) they stay on shared memory,
 // and so they do when an override asks for it; the diagonal blocks are
 // then the pairwise [BK, 16, 16] sums. On registers every part is capped at
-// 96 registers (the tuning target's getFusedChunkStageTuning), the
-// recurrence keeps its own 168.
+// 96 registers (the tuning target's getFusedChunkStageTuning), and the
+// gate's cumulative sum takes the whole K in one tile (block_k 128); the
+// recurrence keeps its own 232 registers on 2 warps.
 
 // CHECK-LABEL: func.func @chunk_kda_fwd_gate_cumsum_0
-// CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
+// CHECK-SAME: max_registers = 96, block_k = 128,{{.*}}mapping = registers
 // CHECK-LABEL: func.func @chunk_kda_fwd_intra_diag_1
 // CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK: scf.for
@@ -27,7 +28,7 @@
 // CHECK-LABEL: func.func @chunk_kda_fwd_decay_apply_3
 // CHECK-SAME: max_registers = 96,{{.*}}mapping = registers
 // CHECK-LABEL: func.func @chunk_kda_fwd_chunk_recurrence_4
-// CHECK-SAME: max_registers = 168,{{.*}}mapping = registers
+// CHECK-SAME: threads = 64, max_registers = 232,{{.*}}mapping = registers
 
 // F32-LABEL: func.func @chunk_kda_fwd_intra_diag_1
 // F32-NOT: mapping = registers

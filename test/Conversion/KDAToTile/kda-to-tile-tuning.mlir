@@ -69,7 +69,7 @@
 // shared memory with the fused state scan's tuning, as the state scan does
 // on either mapping.
 // TUNED-LABEL: func.func @recurrence_chunk_recurrence_0
-// TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// TUNED-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 232, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // TUNED-LABEL: func.func @scan_state_scan_0
 // TUNED-SAME: tile.tuning = #tile.tuning<threads = 128, block_v = 32>}
 // TUNED-LABEL: func.func @recurrence_k64_chunk_recurrence_0
@@ -85,7 +85,7 @@
 // RECUR-LABEL: func.func @exact_inter_solve_0
 // RECUR-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 128, block_k = 32, speculate_loads = true, hoist_addresses = true>}
 // RECUR-LABEL: func.func @recurrence_chunk_recurrence_0
-// RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, max_registers = 168, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
+// RECUR-SAME: tile.tuning = #tile.tuning<threads = 64, max_registers = 232, max_live_bytes = 32768, block_v = 32, speculate_loads = true, hoist_addresses = true, mapping = registers, stages = 2>}
 // RECUR-LABEL: func.func @scan_state_scan_0
 // RECUR-SAME: tile.tuning = #tile.tuning<threads = 128, block_v = 32, mapping = registers>}
 

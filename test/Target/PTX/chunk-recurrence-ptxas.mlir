@@ -11,7 +11,7 @@
 
 // The whole forward (B dynamic, H = HV = 96, K = V = 128, bf16) in the
 // recurrent two-kernel form at chunk 16: the per-chunk kernel, then the
-// chunk recurrence on registers with its tuning (at most 168 registers,
+// chunk recurrence on registers with its tuning (2 warps, at most 232 registers,
 // loads a chunk ahead). Its chunk loop waits for the copies of the chunk
 // once, at one barrier; the masked M and Aqk blocks reach their dots
 // through shared memory (two barriers each) unless
@@ -19,7 +19,7 @@
 // barrier). Both assemble without spills.
 
 // CHECK-LABEL: .entry chunk_kda_fwd_chunk_recurrence_4(
-// CHECK: .maxnreg 168
+// CHECK: .maxnreg 232
 // CHECK-COUNT-16: movmatrix.sync.aligned.m8n8.trans.b16
 // CHECK: cp.async.wait_group {{[ \t]*}}0;
 // CHECK-NEXT: bar.sync
