@@ -312,11 +312,11 @@ def AssignTileLayoutsPass : Pass<"kda-assign-tile-layouts", "::mlir::ModuleOp"> 
     registers and warp shuffles with no exchange between warps; its
     operand chain and its users take that layout by spreading.
 
-    Kernels with `tile.scan`, dots of f32 operands at `ieee` precision or
-    of shapes mma.sync cannot take, tiles of rank above 2 or of sizes that
-    are not powers of 2, index tiles, non-splat constant tiles or other
-    ops on tiles keep no layouts (the shared-memory mapping runs them);
-    `remarks` says which and why.
+    Kernels with a `tile.scan` of other than 32-bit elements, dots of f32
+    operands at `ieee` precision or of shapes mma.sync cannot take, tiles
+    of rank above 2 or of sizes that are not powers of 2, index tiles,
+    non-splat constant tiles or other ops on tiles keep no layouts (the
+    shared-memory mapping runs them); `remarks` says which and why.
 
     ```mlir
     %s = tile.dot %x, %yt, %z : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>

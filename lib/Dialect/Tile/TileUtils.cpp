@@ -129,15 +129,21 @@ LogicalResult kda::tile::lowerUnitLowerInverses(
   return success();
 }
 
+/// Elements of `type` per lane along its last dimension (of `size`
+/// elements) in a 16-byte access: up to 16 bytes, at least one element.
+static int64_t sixteenByteElems(RankedTensorType type, int64_t size) {
+  int64_t bytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  return std::min<int64_t>(size, std::max<int64_t>(1, 16 / bytes));
+}
+
 kda::tile::DistLayoutAttr
 kda::tile::getCoalescedLayout(RankedTensorType type, int64_t numWarps) {
   constexpr int64_t kWarpSize = DistLayoutAttr::kWarpSize;
   ArrayRef<int64_t> shape = type.getShape();
-  int64_t bytes =
-      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
   int64_t rank = shape.size();
   int64_t last = shape.back();
-  int64_t elemsLast = std::min<int64_t>(last, std::max<int64_t>(1, 16 / bytes));
+  int64_t elemsLast = sixteenByteElems(type, last);
   int64_t lanesLast = std::min<int64_t>(kWarpSize, last / elemsLast);
   int64_t lanesFirst =
       rank == 2 ? std::min<int64_t>(kWarpSize / lanesLast, shape[0]) : 1;
@@ -164,15 +170,13 @@ kda::tile::getCoalescedLayout(RankedTensorType type, int64_t numWarps) {
 
 kda::tile::DistLayoutAttr
 kda::tile::getScanLayout(RankedTensorType type, int64_t dim,
-                                        int64_t numWarps) {
+                         int64_t numWarps) {
   constexpr int64_t kWarpSize = DistLayoutAttr::kWarpSize;
   ArrayRef<int64_t> shape = type.getShape();
   if (shape.size() != 2 || dim != 0)
     return getCoalescedLayout(type, numWarps);
   int64_t rows = shape[0], columns = shape[1];
-  int64_t bytes =
-      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
-  int64_t elems = std::min<int64_t>(columns, std::max<int64_t>(1, 16 / bytes));
+  int64_t elems = sixteenByteElems(type, columns);
   int64_t warps = 1;
   while (warps * 2 <= numWarps && columns % (elems * warps * 2) == 0)
     warps *= 2;
