@@ -13,7 +13,11 @@
 # Each kernel is replayed once per section group (about 20 passes), so a
 # whole forward at the anchor shapes takes seconds, not minutes. The
 # outputs are not checked (--no-check); time and check with kda-run
-# --bench-kernels.
+# --bench-kernels. With GPU_PROFILE_SOURCE=FILE.csv the per-instruction
+# source counters are collected too (sections SourceCounters and
+# WarpStateStats, in the same passes) and written to FILE.csv, which
+# scripts/sass-profile.py summarizes (where the instructions and the stall
+# samples go, by loop level and opcode).
 set -uo pipefail
 if [ $# -lt 1 ] || [ ! -f "$1" ]; then
   echo "usage: scripts/gpu-profile.sh BUNDLE [-- kda-run flags]" >&2
@@ -42,10 +46,24 @@ args=()
 for s in "${sections[@]}"; do
   args+=(--section "$s")
 done
-if ! ncu "${args[@]}" "$run" "$bundle" "${flags[@]}" --no-check > "$report" 2>&1; then
+source_csv="${GPU_PROFILE_SOURCE:-}"
+export_args=()
+if [ -n "$source_csv" ]; then
+  args+=(--section SourceCounters --import-source no)
+  export_args=(-o "${source_csv%.csv}" -f)
+fi
+if ! ncu "${args[@]}" "${export_args[@]}" "$run" "$bundle" "${flags[@]}" --no-check > "$report" 2>&1; then
   tail -n 20 "$report"
   echo "FAIL: ncu (full report in $report)"
   exit 1
+fi
+if [ -n "$source_csv" ]; then
+  # The exported report holds the sections; print them as the plain run
+  # would, then the per-instruction page.
+  ncu -i "${source_csv%.csv}.ncu-rep" --page details > "$report" 2>&1 &&
+    ncu -i "${source_csv%.csv}.ncu-rep" --page source --csv --print-source sass > "$source_csv" 2>&1 ||
+    { echo "FAIL: reading ${source_csv%.csv}.ncu-rep"; exit 1; }
+  echo "per-instruction counters: $source_csv (scripts/sass-profile.py $source_csv)"
 fi
 # One block per kernel: its name and grid, then the chosen metrics.
 awk '
