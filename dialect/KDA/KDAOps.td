@@ -488,15 +488,17 @@ def KDA_DecayApplyOp : KDA_Op<"decay_apply", [Pure]> {
     - `kd = rd(k * 2^G)`, the keys the state is read through;
     - `kg = rd(k * 2^(G_last - G))`, the keys the state is updated with (as
       `kda.wy_recompute` computes them);
-    - `g_last = G_last`, the row of `G` the recurrence decays the state by,
-      one per chunk.
+    - `decay_last = 2^G_last`, the factors the recurrence decays the
+      state's rows by, one row per chunk (exponentiated here, once per chunk
+      and value head, rather than in every step of the recurrence's
+      programs).
 
     `rd` rounds to the element type of `q`. Rows past the end of a sequence
     are 0.
 
     `q, k : [B, T, H, K]`, `G : [B, T, HV, K]` (fp32). Results `qg, kd, kg :
-    [B, T, HV, K]` in the element type of `q`, and `g_last : [B, NC, HV, K]`
-    (fp32), indexed by chunk program: `NC = ceil(T / BT)` and chunk `c` of
+    [B, T, HV, K]` in the element type of `q`, and `decay_last : [B, NC, HV,
+    K]` (fp32), indexed by chunk program: `NC = ceil(T / BT)` and chunk `c` of
     batch entry `b` at `[b, c]`; with `cu_seqlens`, `NC = floor(T / BT) + N`
     and chunk `c` of sequence `n` at `[0, floor(cu_seqlens[n] / BT) + n +
     c]` (slots of no chunk are never written). `kda-fuse-recurrence` writes
@@ -506,7 +508,7 @@ def KDA_DecayApplyOp : KDA_Op<"decay_apply", [Pure]> {
     Example:
 
     ```mlir
-    %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+    %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
         : (tensor<?x?x4x64xbf16>, tensor<?x?x4x64xbf16>, tensor<?x?x8x64xf32>)
         -> (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
             tensor<?x?x8x64xbf16>, tensor<?x?x8x64xf32>)
@@ -521,7 +523,7 @@ def KDA_DecayApplyOp : KDA_Op<"decay_apply", [Pure]> {
     DefaultValuedAttr<I64Attr, "64">:$chunk_size
   );
   let results = (outs KDA_FloatTensor:$qg, KDA_FloatTensor:$kd,
-                      KDA_FloatTensor:$kg, KDA_F32Tensor:$g_last);
+                      KDA_FloatTensor:$kg, KDA_F32Tensor:$decay_last);
   let assemblyFormat = [{
     $q `,` $k `,` $G (`cu_seqlens` $cu_seqlens^)?
     attr-dict `:` functional-type(operands, results)
@@ -545,18 +547,18 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
        `kda.wy_recompute` and `kda.state_scan` (`u = M . (beta v)`,
        `w = M . (beta k 2^G)`) up to rounding;
     3. `o[c] = qg[c] . Sr + tril(Aqk[c]) . v_new`;
-    4. `S = diag(2^g_last[c]) . S + kg[c]^T . v_new`, where `g_last[c]` is
-       the gate cumsum at the last valid row of the chunk (`kda.decay_apply`'s
-       result of that name).
+    4. `S = diag(decay_last[c]) . S + kg[c]^T . v_new`, where
+       `decay_last[c] = 2^G_last` and `G_last` is the gate cumsum at the last
+       valid row of the chunk (`kda.decay_apply`'s result of that name).
 
     Neither `w`, `u`, the per-chunk states `h` nor `v_new` exist in memory:
     what the recurrence reads besides the inputs `v` and `beta` is `qg`,
-    `kd`, `kg`, `M`, `Aqk` and one row of `g_last` per chunk. The state `S`
+    `kd`, `kg`, `M`, `Aqk` and one row of `decay_last` per chunk. The state `S`
     is fp32 throughout.
 
     Shapes: `qg, kd, kg : [B, T, HV, K]` (one element type), `v : [B, T, HV,
     V]`, `beta : [B, T, HV]`, `M, Aqk : [B, T, HV, BT]` in the element type
-    of `kd`, `g_last : [B, NC, HV, K]` (fp32, indexed by chunk program as
+    of `kd`, `decay_last : [B, NC, HV, K]` (fp32, indexed by chunk program as
     `kda.decay_apply` writes it); `o : [B, T, HV, V]` in the element
     type of `v`; `initial_state, final_state : [N, HV, K, V]` (fp32; `[N,
     HV, V, K]` with `state_layout` `vk`), `N` being `B` or the number of
@@ -565,7 +567,7 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
     Example:
 
     ```mlir
-    %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+    %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
         initial_state %h0
         : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
            tensor<?x?x8x128xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x64xbf16>,
@@ -581,7 +583,7 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
     KDA_FloatTensor:$beta,
     KDA_FloatTensor:$M,
     KDA_FloatTensor:$Aqk,
-    KDA_F32Tensor:$g_last,
+    KDA_F32Tensor:$decay_last,
     Optional<KDA_F32Tensor>:$initial_state,
     Optional<KDA_SeqLens>:$cu_seqlens,
     DefaultValuedAttr<I64Attr, "64">:$chunk_size,
@@ -590,7 +592,7 @@ def KDA_ChunkRecurrenceOp : KDA_Op<"chunk_recurrence",
   );
   let results = (outs KDA_FloatTensor:$o, Optional<KDA_F32Tensor>:$final_state);
   let assemblyFormat = [{
-    $qg `,` $kd `,` $kg `,` $v `,` $beta `,` $M `,` $Aqk `,` $g_last
+    $qg `,` $kd `,` $kg `,` $v `,` $beta `,` $M `,` $Aqk `,` $decay_last
     (`initial_state` $initial_state^)? (`cu_seqlens` $cu_seqlens^)?
     attr-dict `:` functional-type(operands, results)
   }];

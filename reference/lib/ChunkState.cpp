@@ -19,13 +19,12 @@ void startState(const Problem &p, const Chunk &c, int64_t nu,
 }
 
 void advanceState(const Problem &p, const Chunk &c, int64_t nu,
-                  const double *gLast, const std::vector<double> &kg,
+                  const double *decay, const std::vector<double> &kg,
                   const std::vector<double> &vNew, std::vector<double> &S) {
   const int64_t HV = p.HV, K = p.K, V = p.V;
   for (int64_t kk = 0; kk < K; ++kk) {
-    const double decay = std::exp2(gLast[kk]);
     for (int64_t vv = 0; vv < V; ++vv) {
-      double acc = decay * S[kk * V + vv];
+      double acc = decay[kk] * S[kk * V + vv];
       for (int64_t i = c.begin; i < c.end; ++i)
         acc += kg[at3(i, nu, kk, HV, K)] * vNew[(i - c.begin) * V + vv];
       S[kk * V + vv] = acc;

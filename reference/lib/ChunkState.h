@@ -23,10 +23,11 @@ void startState(const Problem &p, const Chunk &c, int64_t nu,
                 std::vector<double> &S);
 
 /// S = diag(2^{G_last}) S + kg^T vNew for chunk `c` of value head `nu`,
-/// `gLast` pointing at G_last's K values (G at the chunk's last row), kg
+/// `decay` pointing at the K factors 2^{G_last} (G_last being G at the
+/// chunk's last row), kg
 /// [B,T,HV,K] and vNew the chunk's rows [c.size() x V].
 void advanceState(const Problem &p, const Chunk &c, int64_t nu,
-                  const double *gLast, const std::vector<double> &kg,
+                  const double *decay, const std::vector<double> &kg,
                   const std::vector<double> &vNew, std::vector<double> &S);
 
 /// Stores S as the final state [N,HV,K,V] (layout p.stateLayout) of the

@@ -23,11 +23,12 @@ DecayedKeys decayApply(const Problem &p, const std::vector<double> &q,
   out.qg.assign(p.gateSize(), 0.0);
   out.kd.assign(p.gateSize(), 0.0);
   out.kg.assign(p.gateSize(), 0.0);
-  out.gLast.assign(p.lastGateSize(), 0.0);
+  out.decayLast.assign(p.lastGateSize(), 0.0);
   for (const Chunk &c : p.chunks())
     for (int64_t nu = 0; nu < HV; ++nu) {
       const double *gLast = &G[at3(c.end - 1, nu, 0, HV, K)];
-      std::copy(gLast, gLast + K, &out.gLast[at3(c.program, nu, 0, HV, K)]);
+      for (int64_t d = 0; d < K; ++d)
+        out.decayLast[at3(c.program, nu, d, HV, K)] = std::exp2(gLast[d]);
       for (int64_t i = c.begin; i < c.end; ++i) {
         const double *qi = &q[at3(i, p.qkHead(nu), 0, p.H, K)];
         const double *ki = &k[at3(i, p.qkHead(nu), 0, p.H, K)];
@@ -57,7 +58,7 @@ RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,
   checkSize(beta, p.betaSize(), "beta");
   checkSize(M, p.chunkMatrixSize(), "M");
   checkSize(Aqk, p.chunkMatrixSize(), "Aqk");
-  checkSize(keys.gLast, p.lastGateSize(), "g_last");
+  checkSize(keys.decayLast, p.lastGateSize(), "decay_last");
   if (initialState)
     checkSize(*initialState, p.stateSize(), "initial_state");
 
@@ -112,7 +113,7 @@ RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,
         }
       }
       // S = diag(2^{G_last}) S + kg^T v_new.
-      advanceState(p, c, nu, &keys.gLast[at3(c.program, nu, 0, HV, K)],
+      advanceState(p, c, nu, &keys.decayLast[at3(c.program, nu, 0, HV, K)],
                    keys.kg, vNew, S);
       finishState(p, chunks, ci, nu, S, out.finalState);
     }

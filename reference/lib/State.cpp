@@ -5,6 +5,8 @@
 #include "Check.h"
 #include "ChunkState.h"
 
+#include <cmath>
+
 namespace kda::ref {
 
 ChunkStates chunkStates(const Problem &p, const std::vector<double> &w,
@@ -57,8 +59,11 @@ ChunkStates chunkStates(const Problem &p, const std::vector<double> &w,
       }
 
       // S = diag(2^{G_last}) S + kg^T Vn.
-      advanceState(p, c, nu, &G[at3(c.end - 1, nu, 0, p.HV, p.K)], kg, Vn,
-                   S);
+      const double *gLast = &G[at3(c.end - 1, nu, 0, p.HV, p.K)];
+      std::vector<double> decay(gLast, gLast + p.K);
+      for (double &factor : decay)
+        factor = std::exp2(factor);
+      advanceState(p, c, nu, decay.data(), kg, Vn, S);
       finishState(p, chunks, ci, nu, S, out.finalState);
     }
   return out;

@@ -170,8 +170,9 @@ Status evalError(const std::string &where, const Expr &e, EvalError err) {
 /// The state slot symbols: N (sequences of initial/final states) must be B,
 /// or the number of sequences with cu_seqlens; NT (chunk slots of h) must be
 /// ceil(T / chunk), or with cu_seqlens (host copy, checked at the Full
-/// level) the sum of ceil(T_n / chunk); NC (chunk program slots of g_last)
-/// must be ceil(T / chunk), or floor(T / chunk) + N with cu_seqlens.
+/// level) the sum of ceil(T_n / chunk); NC (chunk program slots of
+/// decay_last) must be ceil(T / chunk), or floor(T / chunk) + N with
+/// cu_seqlens.
 /// Kernels index states by these slots, so a smaller buffer would be
 /// written out of bounds.
 Status checkStateSlots(const Manifest &m, const LaunchArgs &a,
@@ -205,8 +206,8 @@ Status checkStateSlots(const Manifest &m, const LaunchArgs &a,
   }
   if (symbol("NC", NC)) {
     if (!lookupSize(m, plan, bound, "chunk", chunk) || chunk <= 0)
-      return invalid("g_last has a dimension NC, but the bundle has no key "
-                     "chunk=<size>");
+      return invalid("decay_last has a dimension NC, but the bundle has no "
+                     "key chunk=<size>");
     const int64_t sequences =
         varlen ? a.tensors[m.cuSeqlensArg].dims[0] - 1 : 0;
     const int64_t expected =

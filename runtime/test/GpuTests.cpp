@@ -133,7 +133,7 @@ void runGpuTests(Harness &h, const std::string &path) {
 
   // Shapes: B = 2 (1 with cu_seqlens), T = 300, N1 = 4, N (state slots) =
   // the number of sequences, NT (chunk slots of h) = their chunk count, NC
-  // (chunk program slots of g_last) = numChunkPrograms, other symbols 4.
+  // (chunk program slots of decay_last) = numChunkPrograms, other symbols 4.
   const Manifest &m = p->manifest();
   GpuCase c;
   c.d = d;

@@ -321,14 +321,14 @@ end-kernel
     }
   }
   {
-    // Chunk program slots: NC (g_last's chunk dimension) must be
+    // Chunk program slots: NC (decay_last's chunk dimension) must be
     // ceil(T / chunk), or floor(T / chunk) + N with cu_seqlens.
     const char *chunkManifest = R"(abi 1
 chip sm_90
 entry test_chunks
 key program=test chunk=64
 arg 0 kg input bf16 B,T,2,8
-arg 1 g_last output f32 B,NC,2,8
+arg 1 decay_last output f32 B,NC,2,8
 kernel test_chunks_k
 block 128 1 1
 shared 0
@@ -340,8 +340,8 @@ end-kernel
     auto fixed = makeProgram(h, chunkManifest, mock.path);
     auto varlen = makeProgram(
         h,
-        replaceFirst(chunkManifest, "arg 1 g_last output",
-                     "arg 1 cu_seqlens input i64 N1\narg 2 g_last output"),
+        replaceFirst(chunkManifest, "arg 1 decay_last output",
+                     "arg 1 cu_seqlens input i64 N1\narg 2 decay_last output"),
         mock.path);
     if (fixed && varlen) {
       Buffer kg(2 * 130 * 2 * 8 * 2), gl(2 * 8 * 2 * 8 * 4), cu(4 * 8);

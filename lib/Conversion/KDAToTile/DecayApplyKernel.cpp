@@ -10,7 +10,9 @@
 //  - qg = rd(scale * q * 2^G),
 //  - kd = rd(k * 2^G),
 //  - kg = rd(k * 2^(G_last - G)) (as kda.wy_recompute),
-//  - g_last = G_last, at the program's chunk slot (its chunk program index),
+//  - decay_last = 2^G_last, at the program's chunk slot (its chunk program
+//    index): the recurrence multiplies the state's rows by it in every
+//    step, so the exponentials are taken here, once per chunk,
 //
 // rd() rounding to q's element type. Rows past the sequence end read as 0
 // and are never stored.
@@ -35,7 +37,7 @@ struct DecayApplyKernel : ChunkKernelBody {
   using ChunkKernelBody::ChunkKernelBody;
 
   // Arguments.
-  Value q, k, G, qg, kd, kg, gLastOut;
+  Value q, k, G, qg, kd, kg, decayLastOut;
   // Static sizes: K, its tile width BK, the chunk size BT.
   int64_t kDim = 0, bk = 0, bt = 0;
   /// Element type of q, k and the results.
@@ -79,7 +81,8 @@ struct DecayApplyKernel : ChunkKernelBody {
                          {batch, lastRow, head, col}, {t.index(kDim)}, {3});
     Value decay = t.exp2(t.sub(t.broadcast(gLast, 0, {bt, bk}), gTile));
     storeRows(t.mul(kTile, decay), kg, col);
-    t.store(gLast, gLastOut, {batch, chunk, head, col}, {t.index(kDim)}, {3});
+    t.store(t.exp2(gLast), decayLastOut, {batch, chunk, head, col},
+            {t.index(kDim)}, {3});
   }
 };
 
@@ -96,7 +99,7 @@ LogicalResult kda::lowerStage(DecayApplyOp op, StageContext &ctx) {
                     static_cast<int64_t>(op.getChunkSize()),
                     op.getCuSeqlens()};
 
-  // Kernel arguments: q, k, G, qg, kd, kg, g_last, [cu_seqlens].
+  // Kernel arguments: q, k, G, qg, kd, kg, decay_last, [cu_seqlens].
   KernelArguments args(ctx, op,
                        {{op.getQ(), "q"},
                         {op.getK(), "k"},
@@ -104,7 +107,7 @@ LogicalResult kda::lowerStage(DecayApplyOp op, StageContext &ctx) {
                         {op.getQg(), "qg"},
                         {op.getKd(), "kd"},
                         {op.getKg(), "kg"},
-                        {op.getGLast(), "g_last"},
+                        {op.getDecayLast(), "decay_last"},
                         {op.getCuSeqlens(), "cu_seqlens"}});
   addChunkStageKey(ctx, key);
   addFloatKey(ctx, "scale", op.getScale().convertToFloat());
@@ -115,7 +118,7 @@ LogicalResult kda::lowerStage(DecayApplyOp op, StageContext &ctx) {
                   [&](ChunkKernel &kernel) {
                     DecayApplyKernel body(kernel, loc);
                     args.bind(kernel.kernel, body.q, body.k, body.G, body.qg,
-                              body.kd, body.kg, body.gLastOut);
+                              body.kd, body.kg, body.decayLastOut);
                     body.kDim = key.k;
                     body.bk = columnTile(key.k, kMaxColumnTile);
                     body.bt = key.chunk;

@@ -487,7 +487,7 @@ struct ConvertKDAToTilePass
         } else if (scan && result == scan.getH() && d == 1) {
           dynSizes.push_back(countChunks(hb, loc, like, cu,
                                          scan.getChunkSize()));
-        } else if (decay && result == decay.getGLast() && d == 1) {
+        } else if (decay && result == decay.getDecayLast() && d == 1) {
           dynSizes.push_back(countChunks(hb, loc, like, cu,
                                          decay.getChunkSize()));
         } else if (isState && d == 0 && cu) {

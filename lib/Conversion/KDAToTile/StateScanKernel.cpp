@@ -29,7 +29,7 @@
 // kda.chunk_recurrence the recurrent form (kda-fuse-recurrence): step 2
 // becomes v_new = rd(tril(M_c) . rd(beta_c * (v_c - kd_c . rd(S)))), the
 // output o_c = qg_c . rd(S) + tril(Aqk_c) . v_new follows it, and step 3
-// takes kg_c as before and G_last from decay_apply's g_last (slot: the
+// takes kg_c as before and 2^G_last from decay_apply's decay_last (slot: the
 // chunk index, or floor(cu[n] / BT) + n + c for varlen, the chunk program
 // that wrote it). With the tuning's transpose_state the recurrent form holds
 // S^T ([BV, BK] tiles) and computes each product transposed
@@ -75,7 +75,7 @@ struct StateScanKernel {
   // and qg, kd, v, beta and M set in the recurrent form).
   Value kg, w, u, G, h0, h, vNew, ht, cu;
   Value q, aqk, o;
-  Value qg, kd, v, beta, m, gLast;
+  Value qg, kd, v, beta, m, decayLast;
   // Program coordinates: the batch entry of the token rows, the sequence
   // (state slot), the value head, the q head it reads and the first V
   // column.
@@ -270,7 +270,7 @@ struct StateScanKernel {
   /// that feeds a dot are A operands ([BV, *] tiles, V rows along M):
   ///   x^T = rd((v^T - rd(S^T) . kd^T) * beta), v_new^T = rd(x^T . tril(M)^T),
   ///   o^T = rd(S^T) . qg^T + v_new^T . tril(Aqk)^T,
-  ///   S^T = S^T . diag(2^G_last) + rd(v_new^T) . kg.
+  ///   S^T = S^T . diag(decay_last) + rd(v_new^T) . kg.
   SmallVector<Value> buildTransposedRecurrentChunk(Value rowStart,
                                                    Value rowEnd, Value slot,
                                                    ValueRange state) {
@@ -311,14 +311,14 @@ struct StateScanKernel {
     t.store(t.trans(t.toElement(out, vType)), o,
             {batch, rowStart, head, v0}, {rowEnd, t.index(vDim)}, {1, 3});
 
-    // 4. S^T = S^T . diag(2^G_last) + rd(v_new^T) . kg.
+    // 4. S^T = S^T . diag(decay_last) + rd(v_new^T) . kg.
     Value vnIo = t.toElement(vn, ioType);
     SmallVector<Value> next;
     for (int64_t i = 0; i < numKTiles; ++i) {
-      Value lastGate = t.load(t.tileOf({kBK}, t.f32()), gLast,
+      Value lastDecay = t.load(t.tileOf({kBK}, t.f32()), decayLast,
                               {batch, slot, head, kRow(i)}, {t.index(kDim)},
                               {3});
-      Value decay = t.broadcast(t.exp2(lastGate), 0, stateShape());
+      Value decay = t.broadcast(lastDecay, 0, stateShape());
       Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
       next.push_back(
           t.dot(vnIo, kgi, t.mul(state[i], decay), tile::Precision::ieee));
@@ -328,11 +328,12 @@ struct StateScanKernel {
 
   /// Step 3 of every form: S = diag(2^G_last) . S + kg^T . `vnIo` (v_new in
   /// kg's element type), G_last at the last valid row of the chunk: G's
-  /// row, or in the recurrent form slot `slot` of g_last.
+  /// row, whose exp2 this takes, or in the recurrent form 2^G_last itself,
+  /// slot `slot` of decay_last.
   SmallVector<Value> updateState(Value rowStart, Value rowEnd, Value slot,
                                  ValueRange state, Value vnIo) {
-    // The gate row: G at the chunk's last valid row, or g_last's slot.
-    Value gate = gLast, row = slot;
+    // The gate row: G at the chunk's last valid row, or decay_last's slot.
+    Value gate = decayLast, row = slot;
     if (!recurrentForm()) {
       gate = G;
       row = t.subIndex(
@@ -340,12 +341,14 @@ struct StateScanKernel {
     }
     SmallVector<Value> next;
     for (int64_t i = 0; i < numKTiles; ++i) {
-      Value lastGate = t.load(t.tileOf({kBK}, t.f32()), gate,
-                              {batch, row, head, kRow(i)}, {t.index(kDim)},
-                              {3});
-      // 2^G_last per row of K, then broadcast over the BV columns (one
-      // exp2 per row, not per state entry).
-      Value decay = t.broadcast(t.exp2(lastGate), 1, stateShape());
+      Value lastRow = t.load(t.tileOf({kBK}, t.f32()), gate,
+                             {batch, row, head, kRow(i)}, {t.index(kDim)},
+                             {3});
+      // 2^G_last per row of K (one exp2 per row, not per state entry; the
+      // recurrent form reads it exponentiated), then broadcast over the BV
+      // columns.
+      Value factors = recurrentForm() ? lastRow : t.exp2(lastRow);
+      Value decay = t.broadcast(factors, 1, stateShape());
       Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
       next.push_back(t.dot(t.trans(kgi), vnIo, t.mul(state[i], decay),
                            tile::Precision::ieee));
@@ -392,7 +395,7 @@ struct StateScanKernel {
   }
 
   /// Builds the scan over the chunks of rows [bos, eos), whose first chunk
-  /// enters slot `firstSlot` of h (of g_last in the recurrent form).
+  /// enters slot `firstSlot` of h (of decay_last in the recurrent form).
   void build(Value bos, Value eos, Value firstSlot) {
     SmallVector<Value> init;
     for (int64_t i = 0; i < numKTiles; ++i)
@@ -424,7 +427,7 @@ struct ScanStage {
   Operation *op = nullptr;
   Value kg, w, u, G, q, aqk, h0, cu;
   Value h, vNew, o, ht;
-  Value qg, kd, v, beta, m, gLast;
+  Value qg, kd, v, beta, m, decayLast;
   int64_t chunkSize = 64;
   StateLayout layout = StateLayout::kv;
   float scale = 1.0f;
@@ -447,13 +450,13 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   const bool fused = static_cast<bool>(stage.o);
 
   // Kernel arguments: the recurrent form's qg, kd, kg, v, beta, M, Aqk,
-  // g_last, or kg, w, u, G, [q, Aqk]; then [h0], [cu_seqlens], h, v_new
+  // decay_last, or kg, w, u, G, [q, Aqk]; then [h0], [cu_seqlens], h, v_new
   // (or o), [ht]. The first is a [B, T, HV, K] buffer (the value heads).
   SmallVector<KernelArgument> declared;
   if (recurrent)
     declared = {{stage.qg, "qg"},   {stage.kd, "kd"},  {stage.kg, "kg"},
                 {stage.v, "v"},     {stage.beta, "beta"}, {stage.m, "M"},
-                {stage.aqk, "Aqk"}, {stage.gLast, "g_last"}};
+                {stage.aqk, "Aqk"}, {stage.decayLast, "decay_last"}};
   else
     declared = {{stage.kg, "kg"}, {stage.w, "w"},  {stage.u, "u"},
                 {stage.G, "G"},   {stage.q, "q"}, {stage.aqk, "Aqk"}};
@@ -508,8 +511,8 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   StateScanKernel body{TileValueBuilder{b, loc}};
   if (recurrent)
     args.bind(kernel, body.qg, body.kd, body.kg, body.v, body.beta, body.m,
-              body.aqk, body.gLast, body.h0, body.cu, body.h, body.vNew, body.o,
-              body.ht);
+              body.aqk, body.decayLast, body.h0, body.cu, body.h, body.vNew,
+              body.o, body.ht);
   else
     args.bind(kernel, body.kg, body.w, body.u, body.G, body.q, body.aqk,
               body.h0, body.cu, body.h, body.vNew, body.o, body.ht);
@@ -537,7 +540,8 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
   if (body.cu) {
     // Sequence `seq` spans the packed rows [cu[seq], cu[seq + 1]) of batch
     // entry 0; its chunks take the h slots from chunk_offsets[seq] on, and
-    // the g_last slots (chunk programs) from floor(cu[seq] / BT) + seq on.
+    // the decay_last slots (chunk programs) from floor(cu[seq] / BT) + seq
+    // on.
     body.batch = c0;
     Value bos = loadOffset(b, loc, body.cu, seq);
     Value eos =
@@ -550,7 +554,7 @@ LogicalResult lowerScan(const ScanStage &stage, StageContext &ctx) {
     body.build(bos, eos, firstSlot);
   } else {
     // Batch entry `seq` spans all T rows; its chunks take the h (or
-    // g_last) slots [0, ceil(T / BT)) of its own batch index.
+    // decay_last) slots [0, ceil(T / BT)) of its own batch index.
     body.batch = seq;
     body.build(c0, memref::DimOp::create(b, loc, body.kg, 1), c0);
   }
@@ -620,7 +624,7 @@ LogicalResult kda::lowerStage(ChunkRecurrenceOp op, StageContext &ctx) {
   stage.beta = op.getBeta();
   stage.m = op.getM();
   stage.aqk = op.getAqk();
-  stage.gLast = op.getGLast();
+  stage.decayLast = op.getDecayLast();
   stage.o = op.getO();
   return lowerScan(stage, ctx);
 }

@@ -322,7 +322,7 @@ LogicalResult DecayApplyOp::verify() {
                      {{getQg(), "qg", {}, q, "q"},
                       {getKd(), "kd", {}, q, "q"},
                       {getKg(), "kg", {}, q, "q"},
-                      {getGLast(), "g_last"}});
+                      {getDecayLast(), "decay_last"}});
 }
 
 //===----------------------------------------------------------------------===//
@@ -342,7 +342,8 @@ LogicalResult ChunkRecurrenceOp::verify() {
                      {getAqk(), "Aqk", {}, getQg(), "qg"}},
                     getCuSeqlens(), getStateLayout(), getInitialState(),
                     getFinalState(),
-                    {{getGLast(), "g_last"}, {getO(), "o", {}, getV(), "v"}});
+                    {{getDecayLast(), "decay_last"},
+                     {getO(), "o", {}, getV(), "v"}});
 }
 
 //===----------------------------------------------------------------------===//

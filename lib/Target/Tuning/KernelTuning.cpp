@@ -162,7 +162,7 @@ static KernelTuning decayApplyTuning() { return withThreads(128); }
 ///    of the branches around them, speculateLoads): 2.214 / 4.065; and the
 ///    addresses as a program base plus offsets (152 registers): 2.186 /
 ///    4.047;
-///  - and the register tiles (v, beta, M, Aqk, g_last) loaded one chunk
+///  - and the register tiles (v, beta, M, Aqk, decay_last) loaded one chunk
 ///    ahead too (stages = 2 on registers since): 2.196 / 3.750 (the kernel
 ///    1.71 -> 1.24 ms at the first shape). Without the cap (211 registers,
 ///    2 blocks per SM) 2.661 / 3.813; at 128 (spilling) 2.881 / 5.235.
@@ -183,6 +183,13 @@ static KernelTuning decayApplyTuning() { return withThreads(128); }
 /// 2.038 -> 1.952 at T=32768 H=HV=32: kept. 64 columns of 4 warps at 255
 /// registers 0.953, 128 columns of 8 warps 1.003, the transposed state on
 /// 8 warps 1.319, one warp of 16 columns spills 4 KB.
+/// The eighth entry (same shapes, default 0.779-0.784 / 1.954 ms with fla's
+/// flags): stages 3 0.773 (level), stages 4 0.807; the state transposed on
+/// these 2 warps (16 V rows each, no movmatrix; 230 registers at 255)
+/// 0.811 / 2.348, at 232 (8 bytes spilled) 0.847; the chunk loop unrolled
+/// twice 1.00 (255 registers) to 1.36 (232, spilling). None is kept: a step
+/// is one warp's stream of about 625 instructions (one issued every 3.8
+/// cycles, docs/performance.md), not a wait on memory.
 static KernelTuning chunkRecurrenceTuning(TileMapping mapping) {
   KernelTuning tuning = stateScanTuning(/*fused=*/true);
   if (mapping == TileMapping::registers) {

@@ -132,7 +132,7 @@ std::optional<RecurrentTail> matchTail(StateScanOutputOp fused) {
   return tail;
 }
 
-/// The type of decay_apply's g_last for the gate cumsum type `gate` ([B,
+/// The type of decay_apply's decay_last for the gate cumsum type `gate` ([B,
 /// T, HV, K] f32): [B, NC, HV, K], NC (chunk programs) static when T and
 /// the number of sequences are.
 RankedTensorType lastGateType(RankedTensorType gate, Value cuSeqlens,
@@ -161,17 +161,17 @@ void fuse(RecurrentTail tail) {
   WYRecomputeOp wy = tail.wy;
   // qg, kd and kg have the shape and element type of kg: [B, T, HV, K].
   Type keys = tail.kg.getType();
-  Type lastGate =
+  Type decayLast =
       lastGateType(cast<RankedTensorType>(tail.G.getType()), tail.cu,
                    static_cast<int64_t>(tail.chunkSize.getInt()));
-  auto decay = DecayApplyOp::create(b, loc, keys, keys, keys, lastGate,
+  auto decay = DecayApplyOp::create(b, loc, keys, keys, keys, decayLast,
                                     tail.q, wy.getK(), tail.G, tail.cu,
                                     tail.scale, tail.chunkSize);
   Type finalType = tail.ht ? tail.ht.getType() : Type();
   auto recurrence = ChunkRecurrenceOp::create(
       b, loc, tail.o.getType(), finalType, decay.getQg(), decay.getKd(),
       decay.getKg(), wy.getV(), wy.getBeta(), wy.getM(), tail.aqk,
-      decay.getGLast(), tail.h0, tail.cu, tail.chunkSize, tail.layout);
+      decay.getDecayLast(), tail.h0, tail.cu, tail.chunkSize, tail.layout);
   tail.o.replaceAllUsesWith(recurrence.getO());
   if (tail.ht)
     tail.ht.replaceAllUsesWith(recurrence.getFinalState());

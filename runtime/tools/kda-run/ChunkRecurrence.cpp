@@ -1,19 +1,19 @@
 //===- ChunkRecurrence.cpp - kda-run for program=chunk_recurrence ---------===//
 //
 // Arguments qg, kd, kg [B,T,HV,K] (the I/O dtype), v [B,T,HV,V], beta
-// [B,T,HV], M and Aqk [B,T,HV,BT] (qg's dtype), g_last [B,NC,HV,K] f32
-// (chunk program slots: ceil(T/BT), or floor(T/BT) + N with cu_seqlens),
-// optional
-// initial_state [N,HV,K,V] f32 ([N,HV,V,K] with state_layout=vk), optional
-// cu_seqlens; outputs o [B,T,HV,V] (v's dtype) and, optionally,
-// final_state (like initial_state). The stage has no q/k heads: --heads
+// [B,T,HV], M and Aqk [B,T,HV,BT] (qg's dtype), decay_last [B,NC,HV,K]
+// f32 (2^G_last in chunk program slots: ceil(T/BT), or floor(T/BT) + N
+// with cu_seqlens), optional initial_state [N,HV,K,V] f32 ([N,HV,V,K] with
+// state_layout=vk), optional cu_seqlens; outputs o [B,T,HV,V] (v's dtype)
+// and, optionally, final_state (like initial_state). The stage has no q/k heads: --heads
 // must divide --value-heads (the q and k the inputs are made from have
 // that many heads) and equal it when the bundle's HV is static.
 //
 // Inputs are those of the chunked forward on random q, k, v, g, beta drawn
 // like fla's tests (StageInputs.h), rounded to the bundle's dtypes: qg, kd,
-// kg and g_last are the reference's ref::decayApply of q, k and G (scale
-// K^-0.5; g_last's slots of no chunk NaN, where the kernel must not read),
+// kg and decay_last are the reference's ref::decayApply of q, k and G
+// (scale K^-0.5; decay_last's slots of no chunk NaN, where the kernel must
+// not read),
 // M and Aqk the reference's solve and diagonal blocks, rounded to qg's
 // dtype, with NaN above the diagonal, where the kernel must not read;
 // initial_state ~ randn. The reference is ref::chunkRecurrence of the
@@ -36,13 +36,13 @@ namespace {
 
 /// The arguments of a kda.chunk_recurrence bundle (the initial state, an
 /// optional input, is bound apart).
-enum Arg { Qg, Kd, Kg, Vv, Beta, Mm, Aqk, Gc, O, Ht, H0 };
+enum Arg { Qg, Kd, Kg, Vv, Beta, Mm, Aqk, DecayLast, O, Ht, H0 };
 
 const std::vector<StageArg> kArgs = {
     {"qg", false, 4, "float"}, {"kd", false, 4, "qg"},
     {"kg", false, 4, "qg"},    {"v", false, 4, "float"},
     {"beta", false, 3, "float"}, {"M", false, 4, "qg"},
-    {"Aqk", false, 4, "qg"},   {"g_last", false, 4, "f32"},
+    {"Aqk", false, 4, "qg"},   {"decay_last", false, 4, "f32"},
     {"o", true, 4, "v"},       {"final_state", true, 4, "f32"}};
 
 /// The rms ratio accepted for the outputs when the I/O dtype is `dtype`.
@@ -121,14 +121,14 @@ void ChunkRecurrenceRunner::makeInputs(Tensors &args) {
   args[arg[Vv]].setAll(in.v);
   args[arg[Beta]].setAll(in.beta);
   // Slots of no chunk (varlen) are NaN: the kernel must not read them.
-  std::vector<double> gLast = keys.gLast;
-  std::vector<bool> used(gLast.size() / (HV * K), false);
+  std::vector<double> decayLast = keys.decayLast;
+  std::vector<bool> used(decayLast.size() / (HV * K), false);
   for (const ref::Chunk &c : problem.chunks())
     used[c.program] = true;
-  for (size_t i = 0; i < gLast.size(); ++i)
+  for (size_t i = 0; i < decayLast.size(); ++i)
     if (!used[i / (HV * K)])
-      gLast[i] = std::nan("");
-  args[arg[Gc]].setAll(gLast);
+      decayLast[i] = std::nan("");
+  args[arg[DecayLast]].setAll(decayLast);
   storeLowerTriangles(args[arg[Mm]], in.forward.M);
   storeLowerTriangles(args[arg[Aqk]], in.forward.Aqk);
   if (has(H0)) {
@@ -144,7 +144,8 @@ void ChunkRecurrenceRunner::compareOutputs(const Tensors &args,
   ref::RecurrentOutputs expected;
   if (compare) {
     ref::DecayedKeys keys{args[arg[Qg]].getAll(), args[arg[Kd]].getAll(),
-                          args[arg[Kg]].getAll(), args[arg[Gc]].getAll()};
+                          args[arg[Kg]].getAll(),
+                          args[arg[DecayLast]].getAll()};
     std::vector<double> h0;
     if (has(H0))
       h0 = args[arg[H0]].getAll();

@@ -5,12 +5,13 @@
 // 32 columns and batch x value head, the [128, 32] f32 state carried through
 // an scf.for over the chunks) in the recurrent form: per chunk
 // x = rd(beta * (v - kd rd(S))), v_new = rd(tril(M) x),
-// o = qg rd(S) + tril(Aqk) v_new, S = 2^G_last S + kg^T v_new, G_last read
-// from g_last at the chunk's slot. Nothing but o and the final state is
-// stored. The kernel asks for registers (its tuning; kda-to-tile-tuning.mlir).
+// o = qg rd(S) + tril(Aqk) v_new, S = 2^G_last S + kg^T v_new, 2^G_last
+// read from decay_last at the chunk's slot, already exponentiated (no exp2
+// in the loop). Nothing but o and the final state is stored. The kernel
+// asks for registers (its tuning; kda-to-tile-tuning.mlir).
 
 // CHECK-LABEL: func.func @recurrence
-// CHECK-SAME: kda.arg_names = ["qg", "kd", "kg", "v", "beta", "M", "Aqk", "g_last", "initial_state", "o", "final_state"]
+// CHECK-SAME: kda.arg_names = ["qg", "kd", "kg", "v", "beta", "M", "Aqk", "decay_last", "initial_state", "o", "final_state"]
 // CHECK-SAME: kda.key = {HV = "8", K = "128", V = "128", chunk = "64", program = "chunk_recurrence", state_layout = "kv", varlen = "0"}
 // CHECK: tile.launch @recurrence_chunk_recurrence_0 grid
 
@@ -40,7 +41,9 @@
 // CHECK:   %[[OUT:.*]] = tile.dot %[[CAUSAL]], %[[VNB]], %[[INTER]] precision = tf32 : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
 // CHECK:   %[[OB:.*]] = arith.truncf %[[OUT]] : tensor<64x32xf32> to tensor<64x32xbf16>
 // CHECK:   tile.store %[[OB]], %arg9[
-// CHECK:   %[[GL:.*]] = tile.load %arg7[%{{.*}}, %[[C]], %{{.*}}, %c0] bounds [%c128] dims [3] : memref<?x?x8x128xf32> -> tensor<128xf32>
+// CHECK:   %[[DL:.*]] = tile.load %arg7[%{{.*}}, %[[C]], %{{.*}}, %c0] bounds [%c128] dims [3] : memref<?x?x8x128xf32> -> tensor<128xf32>
+// CHECK-NOT: math.exp2
+// CHECK:   %[[DECAY:.*]] = tile.broadcast %[[DL]] dims [1] : tensor<128xf32> -> tensor<128x32xf32>
 // CHECK:   %[[KG:.*]] = tile.load %arg2[
 // CHECK:   %[[KGT:.*]] = tile.trans %[[KG]] : tensor<64x128xbf16> -> tensor<128x64xbf16>
 // CHECK:   %[[NEXT:.*]] = tile.dot %[[KGT]], %[[VNB]], %{{.*}} : tensor<128x64xbf16>, tensor<64x32xbf16> -> tensor<128x32xf32>
@@ -53,7 +56,7 @@
 // so that the state and the dot results that feed a dot are A operands:
 // x^T = rd(beta (v^T - rd(S^T) kd^T)), v_new^T = rd(x^T tril(M)^T),
 // o^T = rd(S^T) qg^T + v_new^T tril(Aqk)^T (stored transposed),
-// S^T = S^T 2^G_last + v_new^T kg.
+// S^T = S^T 2^G_last + v_new^T kg (2^G_last read from decay_last).
 
 // TRANS: func.func @recurrence_chunk_recurrence_0(
 // TRANS-SAME: block_v = 64, {{.*}} transpose_state = true>}
@@ -87,9 +90,9 @@
 // TRANS:   %[[OB:.*]] = arith.truncf %[[OUT]]
 // TRANS:   %[[OT:.*]] = tile.trans %[[OB]]
 // TRANS:   tile.store %[[OT]], %arg9[
-// TRANS:   %[[GL:.*]] = tile.load %arg7[
-// TRANS:   %[[E:.*]] = math.exp2 %[[GL]] : tensor<128xf32>
-// TRANS:   %[[DECAY:.*]] = tile.broadcast %[[E]] dims [0] : tensor<128xf32> -> tensor<64x128xf32>
+// TRANS:   %[[DL:.*]] = tile.load %arg7[
+// TRANS-NOT: math.exp2
+// TRANS:   %[[DECAY:.*]] = tile.broadcast %[[DL]] dims [0] : tensor<128xf32> -> tensor<64x128xf32>
 // TRANS:   %[[KG:.*]] = tile.load %arg2[
 // TRANS:   %[[SD:.*]] = arith.mulf %[[S]], %[[DECAY]] : tensor<64x128xf32>
 // TRANS:   %[[NEXT:.*]] = tile.dot %[[VNB]], %[[KG]], %[[SD]] : tensor<64x64xbf16>, tensor<64x128xbf16> -> tensor<64x128xf32>
@@ -98,10 +101,10 @@
 // TRANS: tile.store %[[ST]], %arg10[{{.*}}] dims [2, 3] : tensor<128x64xf32>, memref<?x8x128x128xf32>
 func.func @recurrence(%qg: tensor<?x?x8x128xbf16>, %kd: tensor<?x?x8x128xbf16>,
     %kg: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>, %beta: tensor<?x?x8xf32>,
-    %M: tensor<?x?x8x64xbf16>, %Aqk: tensor<?x?x8x64xbf16>, %gl: tensor<?x?x8x128xf32>,
+    %M: tensor<?x?x8x64xbf16>, %Aqk: tensor<?x?x8x64xbf16>, %dl: tensor<?x?x8x128xf32>,
     %h0: tensor<?x8x128x128xf32>)
     -> (tensor<?x?x8x128xbf16>, tensor<?x8x128x128xf32>) {
-  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl initial_state %h0
+  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl initial_state %h0
       : (tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>,
          tensor<?x?x8x128xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x64xbf16>,
          tensor<?x?x8x64xbf16>, tensor<?x?x8x128xf32>, tensor<?x8x128x128xf32>)
@@ -124,9 +127,9 @@ func.func @recurrence(%qg: tensor<?x?x8x128xbf16>, %kd: tensor<?x?x8x128xbf16>,
 // CHECK:   tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xf32>, tensor<64x32xf32> -> tensor<64x32xf32>
 func.func @recurrence_f32(%qg: tensor<?x?x2x64xf32>, %kd: tensor<?x?x2x64xf32>,
     %kg: tensor<?x?x2x64xf32>, %v: tensor<?x?x2x32xf32>, %beta: tensor<?x?x2xf32>,
-    %M: tensor<?x?x2x64xf32>, %Aqk: tensor<?x?x2x64xf32>, %gl: tensor<?x?x2x64xf32>)
+    %M: tensor<?x?x2x64xf32>, %Aqk: tensor<?x?x2x64xf32>, %dl: tensor<?x?x2x64xf32>)
     -> tensor<?x?x2x32xf32> {
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>,
          tensor<?x?x2x32xf32>, tensor<?x?x2xf32>, tensor<?x?x2x64xf32>,
          tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>)
@@ -140,10 +143,10 @@ func.func @recurrence_f32(%qg: tensor<?x?x2x64xf32>, %kd: tensor<?x?x2x64xf32>,
 // chunks32, like the other per-chunk stages), K tiles of 64 columns; q and k
 // at the value head's q head (GVA), G at the value head:
 // qg = rd(scale q 2^G), kd = rd(k 2^G), kg = rd(k 2^(G_last - G)), and
-// G_last stored at the program's chunk slot of g_last.
+// 2^G_last stored at the program's chunk slot of decay_last.
 
 // CHECK-LABEL: func.func @decay
-// CHECK-SAME: kda.arg_names = ["q", "k", "G", "qg", "kd", "kg", "g_last"]
+// CHECK-SAME: kda.arg_names = ["q", "k", "G", "qg", "kd", "kg", "decay_last"]
 // CHECK-SAME: kda.key = {H = "4", HV = "8", K = "100", chunk = "32", program = "decay_apply", scale = "0.100000001", varlen = "0"}
 // CHECK: tile.launch @decay_decay_apply_0 grid [{{.*}}] args({{.*}}) {tile.partition = "chunks32"}
 // CHECK: func.func @decay_decay_apply_0(
@@ -171,11 +174,12 @@ func.func @recurrence_f32(%qg: tensor<?x?x2x64xf32>, %kd: tensor<?x?x2x64xf32>,
 // CHECK:   %[[KG:.*]] = arith.mulf %[[KF]], %[[D]] : tensor<32x64xf32>
 // CHECK:   %[[KGH:.*]] = arith.truncf %[[KG]]
 // CHECK:   tile.store %[[KGH]], %arg5[
-// CHECK:   tile.store %[[GL]], %arg6[%{{.*}}, %[[CHUNK]], %[[HEAD]], %[[COL]]] bounds [%c100] dims [3] : tensor<64xf32>, memref<?x?x8x100xf32>
+// CHECK:   %[[DL:.*]] = math.exp2 %[[GL]] : tensor<64xf32>
+// CHECK:   tile.store %[[DL]], %arg6[%{{.*}}, %[[CHUNK]], %[[HEAD]], %[[COL]]] bounds [%c100] dims [3] : tensor<64xf32>, memref<?x?x8x100xf32>
 func.func @decay(%q: tensor<?x?x4x100xf16>, %k: tensor<?x?x4x100xf16>, %G: tensor<?x?x8x100xf32>)
     -> (tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf32>) {
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {chunk_size = 32 : i64, scale = 0.1 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {chunk_size = 32 : i64, scale = 0.1 : f32}
       : (tensor<?x?x4x100xf16>, tensor<?x?x4x100xf16>, tensor<?x?x8x100xf32>)
       -> (tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf32>)
-  return %qg, %kd, %kg, %gl : tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf32>
+  return %qg, %kd, %kg, %dl : tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf16>, tensor<?x?x8x100xf32>
 }

@@ -182,9 +182,9 @@ func.func @gate(%g: tensor<1x?x4x128xf32>) -> tensor<1x?x4x128xf32> {
 
 func.func @recurrence(%qg: tensor<?x?x8x128xbf16>, %kd: tensor<?x?x8x128xbf16>,
     %kg: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>, %beta: tensor<?x?x8xf32>,
-    %M: tensor<?x?x8x16xbf16>, %Aqk: tensor<?x?x8x16xbf16>, %gl: tensor<?x?x8x128xf32>)
+    %M: tensor<?x?x8x16xbf16>, %Aqk: tensor<?x?x8x16xbf16>, %dl: tensor<?x?x8x128xf32>)
     -> tensor<?x?x8x128xbf16> {
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 16 : i64}
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl {chunk_size = 16 : i64}
       : (tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>,
          tensor<?x?x8x128xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x16xbf16>,
          tensor<?x?x8x16xbf16>, tensor<?x?x8x128xf32>)
@@ -203,9 +203,9 @@ func.func @scan(%kg: tensor<?x?x8x128xbf16>, %w: tensor<?x?x8x128xbf16>, %u: ten
 
 func.func @recurrence_k64(%qg: tensor<?x?x8x64xbf16>, %kd: tensor<?x?x8x64xbf16>,
     %kg: tensor<?x?x8x64xbf16>, %v: tensor<?x?x8x64xbf16>, %beta: tensor<?x?x8xf32>,
-    %M: tensor<?x?x8x16xbf16>, %Aqk: tensor<?x?x8x16xbf16>, %gl: tensor<?x?x8x64xf32>)
+    %M: tensor<?x?x8x16xbf16>, %Aqk: tensor<?x?x8x16xbf16>, %dl: tensor<?x?x8x64xf32>)
     -> tensor<?x?x8x64xbf16> {
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 16 : i64}
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl {chunk_size = 16 : i64}
       : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
          tensor<?x?x8x64xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x16xbf16>,
          tensor<?x?x8x16xbf16>, tensor<?x?x8x64xf32>)
@@ -215,9 +215,9 @@ func.func @recurrence_k64(%qg: tensor<?x?x8x64xbf16>, %kd: tensor<?x?x8x64xbf16>
 
 func.func @recurrence_f32(%qg: tensor<?x?x8x128xf32>, %kd: tensor<?x?x8x128xf32>,
     %kg: tensor<?x?x8x128xf32>, %v: tensor<?x?x8x128xf32>, %beta: tensor<?x?x8xf32>,
-    %M: tensor<?x?x8x16xf32>, %Aqk: tensor<?x?x8x16xf32>, %gl: tensor<?x?x8x128xf32>)
+    %M: tensor<?x?x8x16xf32>, %Aqk: tensor<?x?x8x16xf32>, %dl: tensor<?x?x8x128xf32>)
     -> tensor<?x?x8x128xf32> {
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 16 : i64}
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl {chunk_size = 16 : i64}
       : (tensor<?x?x8x128xf32>, tensor<?x?x8x128xf32>, tensor<?x?x8x128xf32>,
          tensor<?x?x8x128xf32>, tensor<?x?x8xf32>, tensor<?x?x8x16xf32>,
          tensor<?x?x8x16xf32>, tensor<?x?x8x128xf32>)

@@ -1544,7 +1544,7 @@ func.func @chunk_fwd_final_state_heads(%q: tensor<2x?x4x64xbf16>, %v: tensor<2x?
 
 func.func @decay_apply_chunk_size(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 8}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {chunk_size = 8 : i64, scale = 0.125 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {chunk_size = 8 : i64, scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>) -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>)
   return
 }
@@ -1553,7 +1553,7 @@ func.func @decay_apply_chunk_size(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64
 
 func.func @decay_apply_scale(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{attribute 'scale' must be finite and positive, got 0}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.0 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.0 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>) -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>)
   return
 }
@@ -1562,7 +1562,7 @@ func.func @decay_apply_scale(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xbf16
 
 func.func @decay_apply_k_dtype(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xf16>, %G: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{operand 'k' has element type 'f16', but the element type of operand 'q' is 'bf16'}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xf16>, tensor<2x?x8x64xf32>) -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>)
   return
 }
@@ -1571,7 +1571,7 @@ func.func @decay_apply_k_dtype(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xf1
 
 func.func @decay_apply_kd_dtype(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{result 'kd' has element type 'f16', but the element type of operand 'q' is 'bf16'}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>) -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>)
   return
 }
@@ -1580,7 +1580,7 @@ func.func @decay_apply_kd_dtype(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xb
 
 func.func @decay_apply_qg_heads(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{result 'qg' has HV = 4 (dimension 2), but HV of operand 'G' is 8}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>) -> (tensor<2x?x4x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>)
   return
 }
@@ -1589,88 +1589,88 @@ func.func @decay_apply_qg_heads(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xb
 
 func.func @decay_apply_kg_keys(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{result 'kg' has K = 32 (dimension 3), but K of operand 'q' is 64}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>) -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x32xbf16>, tensor<2x?x8x64xf32>)
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_chunk_size(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x64xf32>) {
+func.func @chunk_recurrence_chunk_size(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{attribute 'chunk_size' must be 16, 32 or 64, got 128}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 128 : i64}
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl {chunk_size = 128 : i64}
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>) -> tensor<2x?x8x128xbf16>
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_kd_dtype(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x64xf32>) {
+func.func @chunk_recurrence_kd_dtype(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{operand 'kd' has element type 'f16', but the element type of operand 'qg' is 'bf16'}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>) -> tensor<2x?x8x128xbf16>
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_m_dtype(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xf32>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x64xf32>) {
+func.func @chunk_recurrence_m_dtype(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xf32>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{operand 'M' has element type 'f32', but the element type of operand 'qg' is 'bf16'}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8xf32>, tensor<2x?x8x64xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>) -> tensor<2x?x8x128xbf16>
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_m_chunk(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x32xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x64xf32>) {
+func.func @chunk_recurrence_m_chunk(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x32xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{operand 'M' has BT = 32 (dimension 3), but attribute 'chunk_size' is 64}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8xf32>, tensor<2x?x8x32xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>) -> tensor<2x?x8x128xbf16>
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_beta_heads(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x4xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x64xf32>) {
+func.func @chunk_recurrence_beta_heads(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x4xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{operand 'beta' has HV = 4 (dimension 2), but HV of operand 'qg' is 8}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x4xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>) -> tensor<2x?x8x128xbf16>
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_o_dtype(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x64xf32>) {
+func.func @chunk_recurrence_o_dtype(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{result 'o' has element type 'f16', but the element type of operand 'v' is 'bf16'}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>) -> tensor<2x?x8x128xf16>
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_state_layout(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x64xf32>, %h0: tensor<2x8x128x64xf32>) {
+func.func @chunk_recurrence_state_layout(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x64xf32>, %h0: tensor<2x8x128x64xf32>) {
   // expected-error @+1 {{operand 'initial_state' has K = 128 (dimension 2), but K of operand 'qg' is 64 (state_layout kv: states are [.., K, V])}}
-  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl initial_state %h0
+  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl initial_state %h0
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xf32>, tensor<2x8x128x64xf32>) -> (tensor<2x?x8x128xbf16>, tensor<2x8x64x128xf32>)
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_last_gate_keys(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %gl: tensor<2x?x8x32xf32>) {
-  // expected-error @+1 {{operand 'g_last' has K = 32 (dimension 3), but K of operand 'qg' is 64}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+func.func @chunk_recurrence_last_gate_keys(%qg: tensor<2x?x8x64xbf16>, %kd: tensor<2x?x8x64xbf16>, %kg: tensor<2x?x8x64xbf16>, %v: tensor<2x?x8x128xbf16>, %beta: tensor<2x?x8xf32>, %M: tensor<2x?x8x64xbf16>, %Aqk: tensor<2x?x8x64xbf16>, %dl: tensor<2x?x8x32xf32>) {
+  // expected-error @+1 {{operand 'decay_last' has K = 32 (dimension 3), but K of operand 'qg' is 64}}
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x128xbf16>, tensor<2x?x8xf32>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x32xf32>) -> tensor<2x?x8x128xbf16>
   return
 }
 
 // -----
 
-func.func @chunk_recurrence_last_gate_chunks(%qg: tensor<2x100x8x64xbf16>, %kd: tensor<2x100x8x64xbf16>, %kg: tensor<2x100x8x64xbf16>, %v: tensor<2x100x8x128xbf16>, %beta: tensor<2x100x8xf32>, %M: tensor<2x100x8x64xbf16>, %Aqk: tensor<2x100x8x64xbf16>, %gl: tensor<2x3x8x64xf32>) {
-  // expected-error @+1 {{operand 'g_last' has NC = 3 (dimension 1), but ceil(T / chunk_size) = ceil(100 / 64) is 2}}
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+func.func @chunk_recurrence_last_gate_chunks(%qg: tensor<2x100x8x64xbf16>, %kd: tensor<2x100x8x64xbf16>, %kg: tensor<2x100x8x64xbf16>, %v: tensor<2x100x8x128xbf16>, %beta: tensor<2x100x8xf32>, %M: tensor<2x100x8x64xbf16>, %Aqk: tensor<2x100x8x64xbf16>, %dl: tensor<2x3x8x64xf32>) {
+  // expected-error @+1 {{operand 'decay_last' has NC = 3 (dimension 1), but ceil(T / chunk_size) = ceil(100 / 64) is 2}}
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x100x8x128xbf16>, tensor<2x100x8xf32>, tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x3x8x64xf32>) -> tensor<2x100x8x128xbf16>
   return
 }
@@ -1678,8 +1678,8 @@ func.func @chunk_recurrence_last_gate_chunks(%qg: tensor<2x100x8x64xbf16>, %kd: 
 // -----
 
 func.func @decay_apply_last_gate_chunks(%q: tensor<2x100x4x64xbf16>, %k: tensor<2x100x4x64xbf16>, %G: tensor<2x100x8x64xf32>) {
-  // expected-error @+1 {{result 'g_last' has NC = 100 (dimension 1), but ceil(T / chunk_size) = ceil(100 / 64) is 2}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+  // expected-error @+1 {{result 'decay_last' has NC = 100 (dimension 1), but ceil(T / chunk_size) = ceil(100 / 64) is 2}}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
       : (tensor<2x100x4x64xbf16>, tensor<2x100x4x64xbf16>, tensor<2x100x8x64xf32>) -> (tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x100x8x64xbf16>, tensor<2x100x8x64xf32>)
   return
 }
@@ -1687,8 +1687,8 @@ func.func @decay_apply_last_gate_chunks(%q: tensor<2x100x4x64xbf16>, %k: tensor<
 // -----
 
 func.func @decay_apply_last_gate_varlen(%q: tensor<1x100x4x64xbf16>, %k: tensor<1x100x4x64xbf16>, %G: tensor<1x100x8x64xf32>, %cu: tensor<4xi64>) {
-  // expected-error @+1 {{result 'g_last' has NC = 4 (dimension 1), but floor(T / chunk_size) + N = floor(100 / 32) + 3 is 6}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G cu_seqlens %cu {chunk_size = 32 : i64, scale = 0.125 : f32}
+  // expected-error @+1 {{result 'decay_last' has NC = 4 (dimension 1), but floor(T / chunk_size) + N = floor(100 / 32) + 3 is 6}}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G cu_seqlens %cu {chunk_size = 32 : i64, scale = 0.125 : f32}
       : (tensor<1x100x4x64xbf16>, tensor<1x100x4x64xbf16>, tensor<1x100x8x64xf32>, tensor<4xi64>) -> (tensor<1x100x8x64xbf16>, tensor<1x100x8x64xbf16>, tensor<1x100x8x64xbf16>, tensor<1x4x8x64xf32>)
   return
 }
@@ -1697,7 +1697,7 @@ func.func @decay_apply_last_gate_varlen(%q: tensor<1x100x4x64xbf16>, %k: tensor<
 
 func.func @decay_apply_last_gate_type(%q: tensor<2x?x4x64xbf16>, %k: tensor<2x?x4x64xbf16>, %G: tensor<2x?x8x64xf32>) {
   // expected-error @+1 {{result #3 must be ranked tensor of 32-bit float values}}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.125 : f32}
       : (tensor<2x?x4x64xbf16>, tensor<2x?x4x64xbf16>, tensor<2x?x8x64xf32>) -> (tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>, tensor<2x?x8x64xbf16>)
   return
 }

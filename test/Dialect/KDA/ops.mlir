@@ -209,19 +209,19 @@ func.func @decay_apply_varlen(%q: tensor<1x?x2x100xf16>, %k: tensor<1x?x2x100xf1
     %G: tensor<1x?x4x100xf32>, %cu: tensor<?xi64>)
     -> (tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf32>) {
   // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = kda.decay_apply %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} cu_seqlens %{{[a-z0-9_]+}} {chunk_size = 32 : i64, scale = 1.000000e-01 : f32}
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G cu_seqlens %cu {chunk_size = 32 : i64, scale = 0.1 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G cu_seqlens %cu {chunk_size = 32 : i64, scale = 0.1 : f32}
       : (tensor<1x?x2x100xf16>, tensor<1x?x2x100xf16>, tensor<1x?x4x100xf32>, tensor<?xi64>)
       -> (tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf32>)
-  return %qg, %kd, %kg, %gl : tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf32>
+  return %qg, %kd, %kg, %dl : tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf32>
 }
 
 // CHECK-LABEL: func.func @chunk_recurrence_default
 func.func @chunk_recurrence_default(%qg: tensor<?x?x8x64xbf16>, %kd: tensor<?x?x8x64xbf16>,
     %kg: tensor<?x?x8x64xbf16>, %v: tensor<?x?x8x128xbf16>, %beta: tensor<?x?x8xf32>,
-    %M: tensor<?x?x8x64xbf16>, %Aqk: tensor<?x?x8x64xbf16>, %gl: tensor<?x?x8x64xf32>)
+    %M: tensor<?x?x8x64xbf16>, %Aqk: tensor<?x?x8x64xbf16>, %dl: tensor<?x?x8x64xf32>)
     -> tensor<?x?x8x128xbf16> {
   // CHECK: %{{.*}} = kda.chunk_recurrence %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : (
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>, tensor<?x?x8x64xbf16>,
          tensor<?x?x8x128xbf16>, tensor<?x?x8xf32>, tensor<?x?x8x64xbf16>,
          tensor<?x?x8x64xbf16>, tensor<?x?x8x64xf32>)
@@ -232,11 +232,11 @@ func.func @chunk_recurrence_default(%qg: tensor<?x?x8x64xbf16>, %kd: tensor<?x?x
 // CHECK-LABEL: func.func @chunk_recurrence_states_varlen
 func.func @chunk_recurrence_states_varlen(%qg: tensor<1x?x4x100xf16>, %kd: tensor<1x?x4x100xf16>,
     %kg: tensor<1x?x4x100xf16>, %v: tensor<1x?x4x60xf16>, %beta: tensor<1x?x4xf16>,
-    %M: tensor<1x?x4x32xf16>, %Aqk: tensor<1x?x4x32xf16>, %gl: tensor<1x?x4x100xf32>,
+    %M: tensor<1x?x4x32xf16>, %Aqk: tensor<1x?x4x32xf16>, %dl: tensor<1x?x4x100xf32>,
     %h0: tensor<?x4x60x100xf32>, %cu: tensor<?xi64>)
     -> (tensor<1x?x4x60xf16>, tensor<?x4x60x100xf32>) {
   // CHECK: %{{.*}}, %{{.*}} = kda.chunk_recurrence {{.*}} initial_state %{{[a-z0-9_]+}} cu_seqlens %{{[a-z0-9_]+}} {chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
-  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl initial_state %h0 cu_seqlens %cu
+  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl initial_state %h0 cu_seqlens %cu
       {chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
       : (tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>,
          tensor<1x?x4x60xf16>, tensor<1x?x4xf16>, tensor<1x?x4x32xf16>,

@@ -26,7 +26,7 @@
 // DECAY: {{^}}qg {{.*}} ok{{$}}
 // DECAY: {{^}}kd {{.*}} ok{{$}}
 // DECAY: {{^}}kg {{.*}} ok{{$}}
-// DECAY: {{^}}g_last {{.*}} ok{{$}}
+// DECAY: {{^}}decay_last {{.*}} ok{{$}}
 // DECAY-NOT: FAIL
 // DECAY: PASS
 // REC: (program=chunk_recurrence) on the CPU build
@@ -39,26 +39,26 @@
 //--- decay_gva_bf16.mlir
 func.func @decay_gva_bf16(%q: tensor<?x?x2x100xbf16>, %k: tensor<?x?x2x100xbf16>, %G: tensor<?x?x4x100xf32>)
     -> (tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xf32>) {
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G {scale = 0.1 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G {scale = 0.1 : f32}
       : (tensor<?x?x2x100xbf16>, tensor<?x?x2x100xbf16>, tensor<?x?x4x100xf32>)
       -> (tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xf32>)
-  return %qg, %kd, %kg, %gl : tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xf32>
+  return %qg, %kd, %kg, %dl : tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xbf16>, tensor<?x?x4x100xf32>
 }
 
 //--- decay_varlen_f32.mlir
 func.func @decay_varlen_f32(%q: tensor<1x?x2x64xf32>, %k: tensor<1x?x2x64xf32>, %G: tensor<1x?x2x64xf32>, %cu: tensor<?xi64>)
     -> (tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>) {
-  %qg, %kd, %kg, %gl = kda.decay_apply %q, %k, %G cu_seqlens %cu {chunk_size = 32 : i64, scale = 0.125 : f32}
+  %qg, %kd, %kg, %dl = kda.decay_apply %q, %k, %G cu_seqlens %cu {chunk_size = 32 : i64, scale = 0.125 : f32}
       : (tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<?xi64>)
       -> (tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>)
-  return %qg, %kd, %kg, %gl : tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>
+  return %qg, %kd, %kg, %dl : tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>, tensor<1x?x2x64xf32>
 }
 
 //--- rec_bf16.mlir
 func.func @rec_bf16(%qg: tensor<?x?x2x128xbf16>, %kd: tensor<?x?x2x128xbf16>, %kg: tensor<?x?x2x128xbf16>,
                     %v: tensor<?x?x2x128xbf16>, %beta: tensor<?x?x2xbf16>, %M: tensor<?x?x2x64xbf16>,
-                    %Aqk: tensor<?x?x2x64xbf16>, %gl: tensor<?x?x2x128xf32>) -> tensor<?x?x2x128xbf16> {
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl
+                    %Aqk: tensor<?x?x2x64xbf16>, %dl: tensor<?x?x2x128xf32>) -> tensor<?x?x2x128xbf16> {
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl
       : (tensor<?x?x2x128xbf16>, tensor<?x?x2x128xbf16>, tensor<?x?x2x128xbf16>, tensor<?x?x2x128xbf16>,
          tensor<?x?x2xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x2x128xf32>)
       -> tensor<?x?x2x128xbf16>
@@ -68,10 +68,10 @@ func.func @rec_bf16(%qg: tensor<?x?x2x128xbf16>, %kd: tensor<?x?x2x128xbf16>, %k
 //--- rec_varlen_f16_vk.mlir
 func.func @rec_varlen_f16_vk(%qg: tensor<1x?x4x100xf16>, %kd: tensor<1x?x4x100xf16>, %kg: tensor<1x?x4x100xf16>,
                              %v: tensor<1x?x4x60xf16>, %beta: tensor<1x?x4xf32>, %M: tensor<1x?x4x32xf16>,
-                             %Aqk: tensor<1x?x4x32xf16>, %gl: tensor<1x?x4x100xf32>,
+                             %Aqk: tensor<1x?x4x32xf16>, %dl: tensor<1x?x4x100xf32>,
                              %h0: tensor<?x4x60x100xf32>, %cu: tensor<?xi64>)
     -> (tensor<1x?x4x60xf16>, tensor<?x4x60x100xf32>) {
-  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl initial_state %h0 cu_seqlens %cu
+  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl initial_state %h0 cu_seqlens %cu
       {chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
       : (tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x100xf16>, tensor<1x?x4x60xf16>,
          tensor<1x?x4xf32>, tensor<1x?x4x32xf16>, tensor<1x?x4x32xf16>, tensor<1x?x4x100xf32>,
@@ -83,9 +83,9 @@ func.func @rec_varlen_f16_vk(%qg: tensor<1x?x4x100xf16>, %kd: tensor<1x?x4x100xf
 //--- rec_f32_kv.mlir
 func.func @rec_f32_kv(%qg: tensor<?x?x2x64xf32>, %kd: tensor<?x?x2x64xf32>, %kg: tensor<?x?x2x64xf32>,
                       %v: tensor<?x?x2x32xf32>, %beta: tensor<?x?x2xf32>, %M: tensor<?x?x2x64xf32>,
-                      %Aqk: tensor<?x?x2x64xf32>, %gl: tensor<?x?x2x64xf32>, %h0: tensor<?x2x64x32xf32>)
+                      %Aqk: tensor<?x?x2x64xf32>, %dl: tensor<?x?x2x64xf32>, %h0: tensor<?x2x64x32xf32>)
     -> (tensor<?x?x2x32xf32>, tensor<?x2x64x32xf32>) {
-  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl initial_state %h0
+  %o, %ht = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl initial_state %h0
       : (tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2x32xf32>,
          tensor<?x?x2xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>, tensor<?x?x2x64xf32>,
          tensor<?x2x64x32xf32>)
@@ -96,8 +96,8 @@ func.func @rec_f32_kv(%qg: tensor<?x?x2x64xf32>, %kd: tensor<?x?x2x64xf32>, %kg:
 //--- rec_c16.mlir
 func.func @rec_c16(%qg: tensor<?x?x2x64xbf16>, %kd: tensor<?x?x2x64xbf16>, %kg: tensor<?x?x2x64xbf16>,
                    %v: tensor<?x?x2x64xbf16>, %beta: tensor<?x?x2xf32>, %M: tensor<?x?x2x16xbf16>,
-                   %Aqk: tensor<?x?x2x16xbf16>, %gl: tensor<?x?x2x64xf32>) -> tensor<?x?x2x64xbf16> {
-  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %gl {chunk_size = 16 : i64}
+                   %Aqk: tensor<?x?x2x16xbf16>, %dl: tensor<?x?x2x64xf32>) -> tensor<?x?x2x64xbf16> {
+  %o = kda.chunk_recurrence %qg, %kd, %kg, %v, %beta, %M, %Aqk, %dl {chunk_size = 16 : i64}
       : (tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16>,
          tensor<?x?x2xf32>, tensor<?x?x2x16xbf16>, tensor<?x?x2x16xbf16>, tensor<?x?x2x64xf32>)
       -> tensor<?x?x2x64xbf16>

@@ -4,8 +4,8 @@
 // read only by the next op: a kda.decay_apply of q, k and G with the
 // output's scale, then one kda.chunk_recurrence reading v, beta and M of the
 // WY recompute, Aqk of the output and the scan's initial state, varlen
-// offsets, chunk size and state layout, and G's last row per chunk
-// (g_last, [B, NC, HV, K]) in place of G. Grouped value heads: q and k have
+// offsets, chunk size and state layout, and 2^G of G's last row per chunk
+// (decay_last, [B, NC, HV, K]) in place of G. Grouped value heads: q and k have
 // 4 heads, the decayed keys 8.
 
 // CHECK-LABEL: func.func @tail(
@@ -13,9 +13,9 @@
 // CHECK-NOT: kda.wy_recompute
 // CHECK-NOT: kda.state_scan
 // CHECK-NOT: kda.output
-// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]], %[[GL:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, scale = 2.500000e-01 : f32}
+// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]], %[[DL:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, scale = 2.500000e-01 : f32}
 // CHECK-SAME: -> (tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf16>, tensor<1x?x8x64xf32>)
-// CHECK: %[[O:.*]], %[[HT:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[GL]] initial_state %[[H0]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
+// CHECK: %[[O:.*]], %[[HT:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[DL]] initial_state %[[H0]] cu_seqlens %[[CU]] {chunk_size = 32 : i64, state_layout = #kda<state_layout vk>}
 // CHECK-SAME: -> (tensor<1x?x8x128xf16>, tensor<?x8x128x64xf32>)
 // CHECK: return %[[O]], %[[HT]]
 func.func @tail(%q: tensor<1x?x4x64xf16>, %k: tensor<1x?x4x64xf16>,
@@ -50,8 +50,8 @@ func.func @tail(%q: tensor<1x?x4x64xf16>, %k: tensor<1x?x4x64xf16>,
 // CHECK-LABEL: func.func @after_scan_output(
 // CHECK-SAME: %[[Q:[a-z0-9]+]]: {{.*}}, %[[K:[a-z0-9]+]]: {{.*}}, %[[V:[a-z0-9]+]]: {{.*}}, %[[G:[a-z0-9]+]]: {{.*}}, %[[BETA:[a-z0-9]+]]: {{.*}}, %[[M:[a-z0-9]+]]: {{.*}}, %[[AQK:[a-z0-9]+]]:
 // CHECK-NOT: kda.state_scan_output
-// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]], %[[GL:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] {scale = 1.250000e-01 : f32}
-// CHECK: %[[O:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[GL]] :
+// CHECK: %[[QG:.*]], %[[KD:.*]], %[[KG:.*]], %[[DL:.*]] = kda.decay_apply %[[Q]], %[[K]], %[[G]] {scale = 1.250000e-01 : f32}
+// CHECK: %[[O:.*]] = kda.chunk_recurrence %[[QG]], %[[KD]], %[[KG]], %[[V]], %[[BETA]], %[[M]], %[[AQK]], %[[DL]] :
 // CHECK-SAME: -> tensor<2x?x8x128xbf16>
 // CHECK: return %[[O]]
 func.func @after_scan_output(%q: tensor<2x?x8x64xbf16>, %k: tensor<2x?x8x64xbf16>,
@@ -72,7 +72,7 @@ func.func @after_scan_output(%q: tensor<2x?x8x64xbf16>, %k: tensor<2x?x8x64xbf16
 
 // -----
 
-// Static T: g_last has ceil(T / BT) chunk slots (ceil(100 / 64) = 2), or
+// Static T: decay_last has ceil(T / BT) chunk slots (ceil(100 / 64) = 2), or
 // floor(T / BT) + N with cu_seqlens (floor(100 / 32) + 3 = 6).
 
 // CHECK-LABEL: func.func @static_rows(

@@ -44,7 +44,7 @@ struct Chunk {
   int64_t id = 0;
   /// Chunk program slot: the index of this chunk in the flattened leading
   /// dimensions [B, NC] of per-chunk tensors indexed like the per-chunk
-  /// stages' programs (g_last): b*NC + c for fixed length,
+  /// stages' programs (decay_last): b*NC + c for fixed length,
   /// floor(cu_seqlens[n] / BT) + n + c for varlen.
   int64_t program = 0;
   /// First row of the chunk.
@@ -102,7 +102,7 @@ struct Problem {
   /// Total number of chunks (B * chunksPerBatch()).
   int64_t numChunks() const { return B * chunksPerBatch(); }
   /// Second dimension NC of per-chunk tensors indexed by chunk program
-  /// (g_last): ceil(T/BT) for fixed length, floor(T/BT) + N for varlen.
+  /// (decay_last): ceil(T/BT) for fixed length, floor(T/BT) + N for varlen.
   int64_t chunkProgramsPerBatch() const;
   /// All sequences, in order.
   std::vector<Sequence> sequences() const;
@@ -123,7 +123,7 @@ struct Problem {
   int64_t chunkMatrixSize() const { return numRows() * HV * chunkSize; }
   /// Elements of a [N,HV,K,V] state tensor.
   int64_t stateSize() const { return numSequences() * HV * K * V; }
-  /// Elements of the [B,NC,HV,K] tensor g_last.
+  /// Elements of the [B,NC,HV,K] tensor decay_last.
   int64_t lastGateSize() const {
     return B * chunkProgramsPerBatch() * HV * K;
   }

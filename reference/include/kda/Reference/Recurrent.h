@@ -5,11 +5,12 @@
 // decayed queries and keys and applies the solve M itself. Per chunk
 // (local rows, value head nu, q/k head h(nu)), with G_last the gate cumsum
 // at the chunk's last valid row:
-//   qg = scale * q ⊙ 2^G,  kd = k ⊙ 2^G,  kg = k ⊙ 2^{G_last - G}
+//   qg = scale * q ⊙ 2^G,  kd = k ⊙ 2^G,  kg = k ⊙ 2^{G_last - G},
+//   decay_last = 2^{G_last}
 // and, per sequence and value head from S = h0 (or 0), chunk by chunk:
 //   x = diag(beta) (v - kd S),  v_new = M x  (= u - w S of stages 4-5),
 //   o = qg S + tril0(Aqk) v_new,
-//   S = diag(2^{G_last}) S + kg^T v_new.
+//   S = diag(decay_last) S + kg^T v_new.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,14 +23,14 @@
 
 namespace kda::ref {
 
-/// The decayed queries and keys, each [B,T,HV,K], and G_last per chunk,
-/// [B,NC,HV,K] indexed by chunk program (Chunk::program; slots of no chunk
-/// are 0).
+/// The decayed queries and keys, each [B,T,HV,K], and 2^{G_last} per
+/// chunk, [B,NC,HV,K] indexed by chunk program (Chunk::program; slots of no
+/// chunk are 0).
 struct DecayedKeys {
-  std::vector<double> qg, kd, kg, gLast;
+  std::vector<double> qg, kd, kg, decayLast;
 };
 
-/// qg, kd, kg and g_last from q, k [B,T,H,K] and G [B,T,HV,K], with p's
+/// qg, kd, kg and decay_last from q, k [B,T,H,K] and G [B,T,HV,K], with p's
 /// scale.
 DecayedKeys decayApply(const Problem &p, const std::vector<double> &q,
                        const std::vector<double> &k,
@@ -44,7 +45,7 @@ struct RecurrentOutputs {
 };
 
 /// The recurrence from qg, kd, kg [B,T,HV,K], v [B,T,HV,V], beta [B,T,HV],
-/// g_last [B,NC,HV,K] (in `keys`), M and Aqk [B,T,HV,BT] (entries with j >
+/// decay_last [B,NC,HV,K] (in `keys`), M and Aqk [B,T,HV,BT] (entries with j >
 /// i ignored) and an optional initial state [N,HV,K,V] (layout
 /// p.stateLayout; zeros when null). Sequences without tokens keep their
 /// initial state.

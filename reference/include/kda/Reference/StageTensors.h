@@ -41,7 +41,7 @@ inline constexpr StageTensor kStageTensors[] = {
     {"v_new", "B,T,HV,V"},    {"o", "B,T,HV,V"},
     {"beta", "B,T,HV"},       {"Aqk", "B,T,HV,BT"},
     {"Aqk_out", "B,T,HV,BT"}, {"M", "B,T,HV,BT"},
-    {"Akkd", "B,T,HV,BC"},    {"g_last", "B,NC,HV,K"},
+    {"Akkd", "B,T,HV,BC"},    {"decay_last", "B,NC,HV,K"},
     {"a_log", "HV"},
     {"dt_bias", "HV,K"},      {"cu_seqlens", "N1"},
 };
@@ -56,7 +56,7 @@ constexpr std::string_view stageTensorDims(std::string_view name) {
 }
 
 /// NC, the number of chunk programs of one batch entry (the slots of
-/// per-chunk tensors such as g_last): ceil(tokens / chunk) for sequences of
+/// per-chunk tensors such as decay_last): ceil(tokens / chunk) for sequences of
 /// fixed length, or floor(tokens / chunk) + sequences with cu_seqlens
 /// (`varlen`), where each of the packed sequences may start a program in
 /// the middle of a chunk (tile.varlen_chunk's numbering). `chunk` > 0.
