@@ -21,11 +21,18 @@ import shlex
 import subprocess
 import sys
 
+if len(sys.argv) > 3 or any(a.startswith('-') for a in sys.argv[1:]):
+    # Positional arguments only: print the usage instead of taking an
+    # option for a directory.
+    sys.exit(__doc__)
 build = sys.argv[1] if len(sys.argv) > 1 else 'build'
 out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(build, 'stage-bundles')
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 tests = os.path.join(root, 'test', 'Integration', 'CPU')
 translate = os.path.join(build, 'bin', 'kda-translate')
+if not os.access(translate, os.X_OK):
+    sys.exit(f'{translate} not found: build the compiler first (make build), '
+             'or name its build directory as the first argument')
 os.makedirs(os.path.join(out, 'src'), exist_ok=True)
 
 
