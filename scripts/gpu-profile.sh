@@ -15,7 +15,8 @@
 # outputs are not checked (--no-check); time and check with kda-run
 # --bench-kernels. With GPU_PROFILE_SOURCE=FILE.csv the per-instruction
 # source counters are collected too (sections SourceCounters and
-# WarpStateStats, in the same passes) and written to FILE.csv, which
+# WarpStateStats, in the same passes; the report itself is kept as
+# FILE.ncu-rep) and written to FILE.csv, which
 # scripts/sass-profile.py summarizes (where the instructions and the stall
 # samples go, by loop level and opcode).
 set -uo pipefail

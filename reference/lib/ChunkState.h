@@ -24,8 +24,8 @@ void startState(const Problem &p, const Chunk &c, int64_t nu,
 
 /// S = diag(2^{G_last}) S + kg^T vNew for chunk `c` of value head `nu`,
 /// `decay` pointing at the K factors 2^{G_last} (G_last being G at the
-/// chunk's last row), kg
-/// [B,T,HV,K] and vNew the chunk's rows [c.size() x V].
+/// chunk's last row), kg [B,T,HV,K] and vNew the chunk's rows [c.size() x
+/// V].
 void advanceState(const Problem &p, const Chunk &c, int64_t nu,
                   const double *decay, const std::vector<double> &kg,
                   const std::vector<double> &vNew, std::vector<double> &S);

@@ -23,7 +23,7 @@ DecayedKeys decayApply(const Problem &p, const std::vector<double> &q,
   out.qg.assign(p.gateSize(), 0.0);
   out.kd.assign(p.gateSize(), 0.0);
   out.kg.assign(p.gateSize(), 0.0);
-  out.decayLast.assign(p.lastGateSize(), 0.0);
+  out.decayLast.assign(p.lastDecaySize(), 0.0);
   for (const Chunk &c : p.chunks())
     for (int64_t nu = 0; nu < HV; ++nu) {
       const double *gLast = &G[at3(c.end - 1, nu, 0, HV, K)];
@@ -58,7 +58,7 @@ RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,
   checkSize(beta, p.betaSize(), "beta");
   checkSize(M, p.chunkMatrixSize(), "M");
   checkSize(Aqk, p.chunkMatrixSize(), "Aqk");
-  checkSize(keys.decayLast, p.lastGateSize(), "decay_last");
+  checkSize(keys.decayLast, p.lastDecaySize(), "decay_last");
   if (initialState)
     checkSize(*initialState, p.stateSize(), "initial_state");
 

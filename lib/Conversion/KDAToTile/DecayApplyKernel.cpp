@@ -12,7 +12,7 @@
 //  - kg = rd(k * 2^(G_last - G)) (as kda.wy_recompute),
 //  - decay_last = 2^G_last, at the program's chunk slot (its chunk program
 //    index): the recurrence multiplies the state's rows by it in every
-//    step, so the exponentials are taken here, once per chunk,
+//    step, so the exponentials are taken here, once per chunk;
 //
 // rd() rounding to q's element type. Rows past the sequence end read as 0
 // and are never stored.

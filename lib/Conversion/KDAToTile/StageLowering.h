@@ -298,7 +298,8 @@ ChunkRows locateChunk(OpBuilder &b, Location loc, Value chunkProgram,
 /// The work item of a chunk-parallel program.
 struct ChunkProgram {
   /// The chunk program index in [0, countChunks): the slot of the program's
-  /// chunk in per-chunk tensors ([B, NC, ...], e.g. decay_apply's decay_last).
+  /// chunk in per-chunk tensors ([B, NC, ...], e.g. decay_apply's
+  /// decay_last).
   Value chunk;
   /// The batch entry.
   Value batch;

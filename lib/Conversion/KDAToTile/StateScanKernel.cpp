@@ -316,8 +316,8 @@ struct StateScanKernel {
     SmallVector<Value> next;
     for (int64_t i = 0; i < numKTiles; ++i) {
       Value lastDecay = t.load(t.tileOf({kBK}, t.f32()), decayLast,
-                              {batch, slot, head, kRow(i)}, {t.index(kDim)},
-                              {3});
+                               {batch, slot, head, kRow(i)}, {t.index(kDim)},
+                               {3});
       Value decay = t.broadcast(lastDecay, 0, stateShape());
       Value kgi = loadRows(kg, rowStart, rowEnd, kRow(i), kBK, kDim);
       next.push_back(
@@ -332,16 +332,16 @@ struct StateScanKernel {
   /// slot `slot` of decay_last.
   SmallVector<Value> updateState(Value rowStart, Value rowEnd, Value slot,
                                  ValueRange state, Value vnIo) {
-    // The gate row: G at the chunk's last valid row, or decay_last's slot.
-    Value gate = decayLast, row = slot;
+    // The row read: G at the chunk's last valid row, or decay_last's slot.
+    Value source = decayLast, row = slot;
     if (!recurrentForm()) {
-      gate = G;
+      source = G;
       row = t.subIndex(
           t.minIndex(t.addIndex(rowStart, t.index(bt)), rowEnd), t.index(1));
     }
     SmallVector<Value> next;
     for (int64_t i = 0; i < numKTiles; ++i) {
-      Value lastRow = t.load(t.tileOf({kBK}, t.f32()), gate,
+      Value lastRow = t.load(t.tileOf({kBK}, t.f32()), source,
                              {batch, row, head, kRow(i)}, {t.index(kDim)},
                              {3});
       // 2^G_last per row of K (one exp2 per row, not per state entry; the

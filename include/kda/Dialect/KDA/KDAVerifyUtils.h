@@ -96,9 +96,10 @@ ArrayRef<StringRef> getChunkStateDims(StateLayout layout);
 /// or [N, HV, V, K] with state_layout vk.
 ArrayRef<StringRef> getStateDims(StateLayout layout);
 
-/// NC, the number of chunk programs of one batch entry (decay_last's slots):
-/// ceil(tokens / chunkSize), or floor(tokens / chunkSize) + sequences with
-/// cu_seqlens (`varlen`); kda/Reference/StageTensors.h's numChunkPrograms.
+/// NC, the number of chunk programs of one batch entry (decay_last's
+/// slots): ceil(tokens / chunkSize), or floor(tokens / chunkSize) +
+/// sequences with cu_seqlens (`varlen`); kda/Reference/StageTensors.h's
+/// numChunkPrograms.
 int64_t getNumChunkPrograms(int64_t tokens, int64_t chunkSize, bool varlen,
                             int64_t sequences);
 

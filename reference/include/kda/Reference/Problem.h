@@ -124,7 +124,7 @@ struct Problem {
   /// Elements of a [N,HV,K,V] state tensor.
   int64_t stateSize() const { return numSequences() * HV * K * V; }
   /// Elements of the [B,NC,HV,K] tensor decay_last.
-  int64_t lastGateSize() const {
+  int64_t lastDecaySize() const {
     return B * chunkProgramsPerBatch() * HV * K;
   }
   /// Elements of the [B,NT,HV,K,V] per-chunk state tensor h.

@@ -45,8 +45,8 @@ struct RecurrentOutputs {
 };
 
 /// The recurrence from qg, kd, kg [B,T,HV,K], v [B,T,HV,V], beta [B,T,HV],
-/// decay_last [B,NC,HV,K] (in `keys`), M and Aqk [B,T,HV,BT] (entries with j >
-/// i ignored) and an optional initial state [N,HV,K,V] (layout
+/// decay_last [B,NC,HV,K] (in `keys`), M and Aqk [B,T,HV,BT] (entries with
+/// j > i ignored) and an optional initial state [N,HV,K,V] (layout
 /// p.stateLayout; zeros when null). Sequences without tokens keep their
 /// initial state.
 RecurrentOutputs chunkRecurrence(const Problem &p, const DecayedKeys &keys,

@@ -56,10 +56,11 @@ constexpr std::string_view stageTensorDims(std::string_view name) {
 }
 
 /// NC, the number of chunk programs of one batch entry (the slots of
-/// per-chunk tensors such as decay_last): ceil(tokens / chunk) for sequences of
-/// fixed length, or floor(tokens / chunk) + sequences with cu_seqlens
-/// (`varlen`), where each of the packed sequences may start a program in
-/// the middle of a chunk (tile.varlen_chunk's numbering). `chunk` > 0.
+/// per-chunk tensors such as decay_last): ceil(tokens / chunk) for
+/// sequences of fixed length, or floor(tokens / chunk) + sequences with
+/// cu_seqlens (`varlen`), where each of the packed sequences may start a
+/// program in the middle of a chunk (tile.varlen_chunk's numbering).
+/// `chunk` > 0.
 constexpr std::int64_t numChunkPrograms(std::int64_t tokens, std::int64_t chunk,
                                         bool varlen, std::int64_t sequences) {
   return varlen ? tokens / chunk + sequences : (tokens + chunk - 1) / chunk;
